@@ -1,0 +1,100 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// handleError is the one place an error becomes a response: domain error
+// codes and Fiber errors map to statuses, only internal failures are logged,
+// and the shopper always gets a page of the shop, never a stack trace.
+func (a *App) handleError(c *fiber.Ctx, err error) error {
+	status := fiber.StatusInternalServerError
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		status = fe.Code
+	} else {
+		switch shop.ErrorCode(err) {
+		case shop.EINVALID:
+			status = fiber.StatusUnprocessableEntity
+		case shop.ENOTFOUND:
+			status = fiber.StatusNotFound
+		case shop.ECONFLICT:
+			status = fiber.StatusConflict
+		}
+	}
+	if status >= 500 {
+		a.Log.Error("request failed", "err", err, "method", c.Method(), "path", c.Path(), "request_id", requestID(c))
+	}
+
+	f := a.frame(c, "")
+	switch {
+	case status == fiber.StatusNotFound:
+		f.Title = "Page Not Found"
+		return render(c, status, pages.NotFound(f))
+	case errors.Is(err, errCSRF):
+		f.Title = "Form expired"
+		return render(c, status, pages.Error(f, pages.ErrorPage{
+			Status:  status,
+			Heading: "This form has expired",
+			Message: "For your security, forms expire after a while. Please go back, reload the page and try again.",
+		}))
+	case status < 500:
+		f.Title = http.StatusText(status)
+		return render(c, status, pages.Error(f, pages.ErrorPage{
+			Status:  status,
+			Heading: http.StatusText(status),
+			Message: shop.ErrorMessage(err),
+		}))
+	default:
+		f.Title = "Something went wrong"
+		return render(c, status, pages.Error(f, pages.ErrorPage{
+			Status:  status,
+			Heading: "Something went wrong",
+			Message: "We could not complete your request. Please try again in a moment.",
+			Retry:   localPath(string(c.Request().URI().RequestURI())),
+		}))
+	}
+}
+
+func (a *App) logPanic(c *fiber.Ctx, e any) {
+	a.Log.Error("panic", "panic", fmt.Sprint(e), "path", c.Path(), "request_id", requestID(c))
+}
+
+func requestID(c *fiber.Ctx) string {
+	id, _ := c.Locals("requestid").(string)
+	return id
+}
+
+// accessLog writes one structured line per request. It runs the error
+// handler itself so the logged status is the one the client received.
+func (a *App) accessLog(c *fiber.Ctx) error {
+	start := a.Now()
+	err := c.Next()
+	if err != nil {
+		if herr := c.App().ErrorHandler(c, err); herr != nil {
+			_ = c.SendStatus(fiber.StatusInternalServerError)
+		}
+	}
+	status := c.Response().StatusCode()
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+	}
+	a.Log.LogAttrs(c.UserContext(), level, "request",
+		slog.String("method", c.Method()),
+		slog.String("path", c.Path()),
+		slog.Int("status", status),
+		slog.Duration("duration", a.Now().Sub(start)),
+		slog.Int("bytes", len(c.Response().Body())),
+		slog.String("request_id", requestID(c)),
+	)
+	return nil
+}

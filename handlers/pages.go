@@ -1,0 +1,58 @@
+package handlers
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/views/pages"
+)
+
+func (a *App) home(c *fiber.Ctx) error {
+	// The landing page is where the cart can change without a page load, so
+	// it mounts the cart badge island.
+	f := a.islandFrame(c, "")
+	f.Description = "Electronics, fashion, jewelry and home goods at " + a.Config.ShopName + "."
+	return render(c, fiber.StatusOK, pages.Home(f))
+}
+
+func (a *App) faq(c *fiber.Ctx) error {
+	return render(c, fiber.StatusOK, pages.FAQ(a.frame(c, "FAQ")))
+}
+
+func (a *App) shipping(c *fiber.Ctx) error {
+	return render(c, fiber.StatusOK, pages.Shipping(a.frame(c, "Shipping Information")))
+}
+
+func (a *App) returns(c *fiber.Ctx) error {
+	return render(c, fiber.StatusOK, pages.Returns(a.frame(c, "Returns & Refunds")))
+}
+
+// search shows results for q. A blank query (which the form's required
+// pattern already stops in browsers) goes back where it came from.
+func (a *App) search(c *fiber.Ctx) error {
+	q := strings.TrimSpace(c.Query("q"))
+	if q == "" {
+		back := refererPath(c)
+		if back == "" || strings.HasPrefix(back, "/search") {
+			back = "/products"
+		}
+		return c.Redirect(back, fiber.StatusSeeOther)
+	}
+	f := a.frame(c, "Search: "+q)
+	return render(c, fiber.StatusOK, pages.Search(f, pages.SearchPage{Query: q}))
+}
+
+// healthz reports whether the shop can serve: the database must answer.
+func (a *App) healthz(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
+	defer cancel()
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if err := a.Health.Ping(ctx); err != nil {
+		a.Log.Error("health check failed", "err", err)
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable"})
+	}
+	return c.JSON(fiber.Map{"status": "ok"})
+}

@@ -1,0 +1,167 @@
+// Package config reads Nocturne's settings from the environment, applies the
+// documented defaults and rejects bad values before anything starts.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Config is everything the server needs to start.
+type Config struct {
+	Port          int
+	DatabaseURL   string
+	BaseURL       *url.URL
+	ShopName      string
+	CareersURL    string
+	SessionSecret []byte
+	LogLevel      slog.Level
+	// Dev serves templates' assets from disk and turns off compression, so the
+	// templ live-reload proxy can rewrite pages.
+	Dev bool
+	// DataDir holds the default SQLite database and the generated secret.
+	DataDir string
+}
+
+// Defaults that the README documents.
+const (
+	DefaultPort       = 3000
+	DefaultShopName   = "Nocturne"
+	DefaultCareersURL = "https://careers.nocturne.example"
+	DefaultDataDir    = "data"
+	secretFile        = "session_secret"
+	minSecretLength   = 32
+)
+
+// Load builds a Config from getenv (os.Getenv in production, a map in tests).
+// When SESSION_SECRET is unset it reads, or creates once, a random secret in
+// the data directory so sessions survive restarts.
+func Load(getenv func(string) string) (*Config, error) {
+	cfg := &Config{
+		Port:       DefaultPort,
+		ShopName:   DefaultShopName,
+		CareersURL: DefaultCareersURL,
+		DataDir:    DefaultDataDir,
+		LogLevel:   slog.LevelInfo,
+	}
+	if v := getenv("PORT"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 1 || p > 65535 {
+			return nil, fmt.Errorf("PORT must be a number from 1 to 65535, got %q", v)
+		}
+		cfg.Port = p
+	}
+	if v := getenv("DATA_DIR"); v != "" {
+		cfg.DataDir = v
+	}
+	cfg.DatabaseURL = getenv("DATABASE_URL")
+	if cfg.DatabaseURL == "" {
+		cfg.DatabaseURL = "sqlite://" + filepath.Join(cfg.DataDir, "nocturne.db")
+	}
+	if !strings.HasPrefix(cfg.DatabaseURL, "sqlite://") && !strings.HasPrefix(cfg.DatabaseURL, "sqlite::memory:") {
+		return nil, fmt.Errorf("DATABASE_URL must start with sqlite:// (got %q)", redact(cfg.DatabaseURL))
+	}
+
+	base := getenv("BASE_URL")
+	if base == "" {
+		base = fmt.Sprintf("http://localhost:%d", cfg.Port)
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("BASE_URL must be an absolute http(s) URL such as https://shop.example, got %q", base)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	cfg.BaseURL = u
+
+	if v := strings.TrimSpace(getenv("SHOP_NAME")); v != "" {
+		cfg.ShopName = v
+	}
+	if v := getenv("CAREERS_URL"); v != "" {
+		cu, err := url.Parse(v)
+		if err != nil || (cu.Scheme != "http" && cu.Scheme != "https") || cu.Host == "" {
+			return nil, fmt.Errorf("CAREERS_URL must be an absolute http(s) URL, got %q", v)
+		}
+		cfg.CareersURL = v
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return nil, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, got %q", v)
+		}
+	}
+	if v := getenv("DEV"); v != "" {
+		dev, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("DEV must be true or false, got %q", v)
+		}
+		cfg.Dev = dev
+	}
+
+	if v := getenv("SESSION_SECRET"); v != "" {
+		if len(v) < minSecretLength {
+			return nil, fmt.Errorf("SESSION_SECRET must be at least %d characters", minSecretLength)
+		}
+		cfg.SessionSecret = []byte(v)
+	} else {
+		s, err := loadOrCreateSecret(filepath.Join(cfg.DataDir, secretFile))
+		if err != nil {
+			return nil, err
+		}
+		cfg.SessionSecret = s
+	}
+	return cfg, nil
+}
+
+// Secure reports whether cookies must carry the Secure flag.
+func (c *Config) Secure() bool { return c.BaseURL.Scheme == "https" }
+
+// SQLitePath returns the file (or ":memory:") named by DatabaseURL.
+func (c *Config) SQLitePath() string {
+	if strings.HasPrefix(c.DatabaseURL, "sqlite::memory:") {
+		return ":memory:"
+	}
+	return strings.TrimPrefix(c.DatabaseURL, "sqlite://")
+}
+
+func loadOrCreateSecret(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		s := strings.TrimSpace(string(b))
+		if len(s) < minSecretLength {
+			return nil, fmt.Errorf("the secret in %s is too short: delete it to generate a new one", path)
+		}
+		return []byte(s), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read session secret: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("generate session secret: %w", err)
+	}
+	s := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("save session secret: %w", err)
+	}
+	return []byte(s), nil
+}
+
+// redact hides a password in a database URL so the start-up error can be
+// printed safely.
+func redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	return u.Redacted()
+}

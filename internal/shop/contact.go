@@ -1,0 +1,77 @@
+package shop
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// ContactMessage is what a shopper sends through the contact form.
+type ContactMessage struct {
+	ID        int64
+	Name      string
+	Email     string
+	Subject   string
+	Message   string
+	CreatedAt time.Time
+}
+
+// Limits keep a single message from filling the database; they are generous
+// enough that no real shopper meets them.
+const (
+	maxContactShort   = 200
+	maxContactMessage = 5000
+)
+
+// emailPattern is deliberately simple (something@something.tld): the spec asks
+// for a "simple pattern", and stricter checks reject real addresses.
+var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+
+// ValidEmail reports whether s looks like an e-mail address.
+func ValidEmail(s string) bool { return emailPattern.MatchString(s) }
+
+// Normalize trims the surrounding white space that browsers and pasted text
+// leave behind, so validation and storage see what the shopper meant.
+func (m *ContactMessage) Normalize() {
+	m.Name = strings.TrimSpace(m.Name)
+	m.Email = strings.TrimSpace(m.Email)
+	m.Subject = strings.TrimSpace(m.Subject)
+	m.Message = strings.TrimSpace(m.Message)
+}
+
+// Validate returns one message per field that is missing or malformed, or nil.
+func (m *ContactMessage) Validate() FieldErrors {
+	errs := FieldErrors{}
+	required := []struct{ field, label, value string }{
+		{"name", "Name", m.Name},
+		{"email", "Email", m.Email},
+		{"subject", "Subject", m.Subject},
+		{"message", "Message", m.Message},
+	}
+	for _, r := range required {
+		if r.value == "" {
+			errs[r.field] = r.label + " is required."
+		}
+	}
+	if _, ok := errs["email"]; !ok && !ValidEmail(m.Email) {
+		errs["email"] = "Please enter a valid email address"
+	}
+	for _, r := range required[:3] {
+		if len(r.value) > maxContactShort {
+			errs[r.field] = r.label + " is too long (at most 200 characters)."
+		}
+	}
+	if len(m.Message) > maxContactMessage {
+		errs["message"] = "Message is too long (at most 5000 characters)."
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// ContactStore keeps contact messages for the support team.
+type ContactStore interface {
+	CreateContactMessage(ctx context.Context, m *ContactMessage) error
+}

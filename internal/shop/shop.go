@@ -1,0 +1,66 @@
+// Package shop holds Nocturne's domain: the types every other package talks
+// about, their validation rules, the store interfaces the backends implement
+// and the one error type handlers map to HTTP statuses. It imports only the
+// standard library so that stores, services and views can all depend on it.
+package shop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Error codes name the kind of failure so the HTTP layer can choose a status
+// without knowing which package failed.
+const (
+	ECONFLICT = "conflict"
+	EINTERNAL = "internal"
+	EINVALID  = "invalid"
+	ENOTFOUND = "not_found"
+)
+
+// Error is a failure the shopper may be told about: Message is safe to show.
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string { return fmt.Sprintf("shop error: code=%s message=%s", e.Code, e.Message) }
+
+// Errorf returns an *Error with a formatted, user-facing message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of an *Error in err's chain, or EINTERNAL for
+// anything else, so unknown failures are never shown to shoppers.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the user-facing message of an *Error in err's chain, or
+// a generic text for internal failures.
+func ErrorMessage(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Something went wrong on our side. Please try again."
+}
+
+// FieldErrors maps a form field name to the message shown next to it.
+type FieldErrors map[string]string
+
+// Pinger reports whether a backend can serve requests; /healthz uses it.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}

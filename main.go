@@ -1,0 +1,115 @@
+// Command storefront runs the Nocturne shop. It only reads configuration,
+// opens the store and wires it into the HTTP layer; everything else lives in
+// the packages it imports.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/static"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "storefront:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string) error {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	db, err := sqlite.Open(ctx, cfg.SQLitePath())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	go sweepExpired(ctx, db.KV(), log)
+
+	assets, err := loadAssets(cfg.Dev)
+	if err != nil {
+		return err
+	}
+
+	app := handlers.New(handlers.Deps{
+		Config:  cfg,
+		Log:     log,
+		Assets:  assets,
+		Health:  db,
+		Contact: db,
+		Storage: db.KV(),
+	})
+
+	addr := fmt.Sprintf(":%d", cfg.Port)
+	errc := make(chan error, 1)
+	go func() { errc <- app.Listen(addr) }()
+	log.Info("listening", "addr", addr, "base_url", cfg.BaseURL.String(), "dev", cfg.Dev)
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	case <-ctx.Done():
+	}
+	// Stop accepting connections and let in-flight requests finish.
+	log.Info("shutting down")
+	if err := app.ShutdownWithTimeout(15 * time.Second); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// loadAssets serves the embedded assets, or in development the files on disk
+// so rebuilt bundles and edited CSS appear on reload.
+func loadAssets(dev bool) (static.Source, error) {
+	if dev {
+		return &static.Disk{FS: os.DirFS("static")}, nil
+	}
+	set, err := static.Load(static.Embedded)
+	if err != nil {
+		return nil, fmt.Errorf("load embedded assets: %w", err)
+	}
+	if set.Entry() == "" {
+		slog.Warn("islands are not built; pages work without them (run: go tool task build)")
+	}
+	return static.Fixed{Set: set}, nil
+}
+
+type expirer interface {
+	DeleteExpired(ctx context.Context) (int64, error)
+}
+
+// sweepExpired deletes expired CSRF tokens and sessions every few minutes.
+func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		if n, err := s.DeleteExpired(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("sweep expired", "err", err)
+		} else if n > 0 {
+			log.Debug("swept expired entries", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+

@@ -1,0 +1,36 @@
+// Package layout renders the frame every page shares: the document head, the
+// top bar, the footer and the flash message. Views are pure: they read the
+// Frame view model and call no service.
+package layout
+
+import "github.com/nocturne/storefront/internal/shop"
+
+// Frame is what the shared frame needs to know about the current request.
+type Frame struct {
+	ShopName    string
+	CareersURL  string
+	Title       string // page title, without the shop name
+	Description string // meta description
+	CSSURL      string
+	IconURL     string
+	// ScriptURL is the islands entry script; set only on pages that mount an
+	// island, so every other page ships no JavaScript.
+	ScriptURL   string
+	CSRFToken   string
+	User        *shop.CurrentUser
+	CartCount   int
+	Flash       string
+	CurrentPath string // path and query of this page, for "from" links
+	Year        int
+}
+
+// HasIslands reports whether the page loads the islands script.
+func (f Frame) HasIslands() bool { return f.ScriptURL != "" }
+
+// FullTitle is the document title.
+func (f Frame) FullTitle() string {
+	if f.Title == "" {
+		return f.ShopName
+	}
+	return f.Title + " | " + f.ShopName
+}
