@@ -96,3 +96,12 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes the database.
 func (db *DB) Close() error { return db.db.Close() }
+
+// JournalMode reports SQLite's journal mode ("wal" for file databases).
+func (db *DB) JournalMode(ctx context.Context) (string, error) {
+	var mode string
+	if err := db.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return "", fmt.Errorf("read journal mode: %w", err)
+	}
+	return mode, nil
+}

@@ -1,0 +1,412 @@
+// Browser test harness for Nocturne.
+//
+// One test file = one process (node --test) = one storefront server on a free
+// loopback port with a fresh data directory + one Chromium. Every test gets a
+// fresh browser context, so cookies (CSRF token, flash) never leak between
+// tests.
+//
+//   import { useShop, forEachMode, browserTest, checkA11y } from '../lib/harness.js';
+//   const shop = useShop();                       // inside describe(): before/after hooks
+//   forEachMode('the FAQ lists ten questions', async ({ page, js }) => { … });
+//   browserTest('axe: /faq', () => checkA11y('/faq'));
+//
+// The harness builds nothing: it runs the binary at STOREFRONT_BIN (default
+// ../bin/storefront, relative to e2e/) and Debian's Chromium at CHROMIUM_PATH
+// (default /usr/bin/chromium). With CI=true a missing Chromium or sqlite3
+// fails the run instead of skipping.
+
+import { before, after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, accessSync, constants as fsConstants } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const IN_CI = process.env.CI === 'true';
+export const CAREERS_URL = 'https://careers.example.test';
+
+/** Viewports the tests use. */
+export const WIDE = { width: 1280, height: 800 };
+export const NARROW = { width: 390, height: 844 };
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const HEALTH_TIMEOUT_MS = 15_000;
+/** Upper bound for waits on things the page does by itself (navigation, island mount). */
+export const WAIT_MS = 10_000;
+
+// ---------------------------------------------------------------------------
+// Environment checks
+
+/**
+ * Returns a skip message when Chromium is missing, or false when it is there.
+ * With CI=true a missing Chromium throws: CI must never skip browser tests.
+ */
+function chromiumSkipReason() {
+  let reason = '';
+  if (!existsSync(CHROMIUM_PATH)) {
+    reason = `Chromium not found at ${CHROMIUM_PATH}`;
+  } else {
+    try {
+      accessSync(CHROMIUM_PATH, fsConstants.X_OK);
+    } catch {
+      reason = `Chromium at ${CHROMIUM_PATH} is not executable`;
+    }
+  }
+  if (!reason) return false;
+  const hint = 'install Debian\'s chromium package (apt-get install chromium) or set CHROMIUM_PATH';
+  if (IN_CI) throw new Error(`${reason}; CI=true, so browser tests fail instead of skipping: ${hint}.`);
+  const msg = `${reason}: browser tests skipped (${hint}).`;
+  console.warn(`[e2e] ${msg}`);
+  return msg;
+}
+
+/** False, or why browser tests are skipped. Evaluated once per test file. */
+export const SKIP = chromiumSkipReason();
+
+let sqliteChecked;
+function sqliteAvailable() {
+  if (sqliteChecked === undefined) {
+    const r = spawnSync('sqlite3', ['-version'], { encoding: 'utf8' });
+    sqliteChecked = r.status === 0;
+  }
+  return sqliteChecked;
+}
+
+/** Quotes s as an SQL string literal for the sqlite3 CLI. */
+export function sqlString(s) {
+  return `'${String(s).replaceAll("'", "''")}'`;
+}
+
+// ---------------------------------------------------------------------------
+// Server
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function storefrontBinary() {
+  const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
+  if (!existsSync(bin)) {
+    throw new Error(
+      `storefront binary not found at ${bin}. Build it first: ` +
+        '(cd .. && go tool templ generate && go build -o bin/storefront .), or set STOREFRONT_BIN.',
+    );
+  }
+  return bin;
+}
+
+async function startServer() {
+  const bin = storefrontBinary();
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
+  const baseURL = `http://127.0.0.1:${port}`;
+  // A minimal environment, so a developer's DEV, DATABASE_URL or
+  // SESSION_SECRET never changes what the tests see.
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    BASE_URL: baseURL,
+    CAREERS_URL,
+    LOG_LEVEL: 'warn',
+  };
+  const proc = spawn(bin, [], { env, cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const keep = (chunk) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
+  const exited = new Promise((resolve) => {
+    proc.on('exit', (code, signal) => resolve({ code, signal }));
+    proc.on('error', (err) => {
+      keep(`spawn error: ${err.message}\n`);
+      resolve({ code: null, signal: null, error: err });
+    });
+  });
+  let exit;
+  exited.then((e) => (exit = e));
+
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  for (;;) {
+    if (exit) {
+      await rm(dataDir, { recursive: true, force: true });
+      throw new Error(`storefront exited before it was healthy (${JSON.stringify(exit)}). Its output:\n${log}`);
+    }
+    try {
+      const res = await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(1_000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+      throw new Error(`storefront did not answer GET /healthz with 200 within ${HEALTH_TIMEOUT_MS} ms. Its output:\n${log}`);
+    }
+    await sleep(100);
+  }
+
+  return {
+    port,
+    baseURL,
+    dataDir,
+    dbPath: path.join(dataDir, 'nocturne.db'),
+    log: () => log,
+    async stop() {
+      if (!exit) {
+        proc.kill('SIGTERM');
+        const killer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Shop: server + browser shared by one test file
+
+let active;
+
+function current() {
+  if (!active) throw new Error('call useShop() in the test file (inside describe) before registering tests');
+  return active;
+}
+
+/**
+ * Registers before/after hooks that start the storefront and Chromium for
+ * this file, and returns the shop handle. Call it once per test file.
+ */
+export function useShop() {
+  const shop = {
+    skip: SKIP,
+    server: undefined,
+    browser: undefined,
+    get baseURL() {
+      return this.server.baseURL;
+    },
+    /** Absolute URL of a path on the test server. */
+    url(p) {
+      return new URL(p, this.server.baseURL).href;
+    },
+    /**
+     * A fresh context. js=false turns JavaScript off entirely;
+     * blockScripts=true keeps it on but aborts every script request (what
+     * a shopper whose scripts are blocked gets; axe needs JS in the page).
+     */
+    async newContext({ js = true, blockScripts = false, viewport = WIDE } = {}) {
+      const context = await this.browser.newContext({
+        javaScriptEnabled: js,
+        viewport,
+        baseURL: this.server.baseURL,
+      });
+      if (blockScripts) {
+        await context.route('**/*', (r) => (r.request().resourceType() === 'script' ? r.abort() : r.continue()));
+      }
+      return context;
+    },
+    /**
+     * Runs a query with the sqlite3 CLI on this server's database and returns
+     * the rows as objects. Without sqlite3 it throws when CI=true; otherwise
+     * it notes the skipped check on t and returns null.
+     */
+    queryDB(t, sql) {
+      if (!sqliteAvailable()) {
+        const msg = 'sqlite3 CLI not found: stored-row check skipped (apt-get install sqlite3)';
+        if (IN_CI) throw new Error(`${msg.replace(': stored-row check skipped', '')}; CI=true requires it.`);
+        t.diagnostic(msg);
+        console.warn(`[e2e] ${msg}`);
+        return null;
+      }
+      const r = spawnSync('sqlite3', ['-json', '-cmd', '.timeout 5000', this.server.dbPath, sql], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`sqlite3 failed (${r.status}): ${r.stderr}`);
+      const out = r.stdout.trim();
+      return out === '' ? [] : JSON.parse(out);
+    },
+  };
+  active = shop;
+
+  before(async () => {
+    if (shop.skip) return;
+    shop.server = await startServer();
+    try {
+      shop.browser = await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      });
+    } catch (err) {
+      await shop.server.stop();
+      throw new Error(`could not launch Chromium at ${CHROMIUM_PATH}: ${err.message}`);
+    }
+  });
+
+  after(async () => {
+    await shop.browser?.close();
+    await shop.server?.stop();
+  });
+
+  return shop;
+}
+
+// ---------------------------------------------------------------------------
+// Test registration
+
+export const MODES = [
+  { name: 'JavaScript on', js: true },
+  { name: 'JavaScript off', js: false },
+];
+
+function annotate(err, page, shop) {
+  if (err && typeof err === 'object' && page) {
+    let where = '';
+    try {
+      where = page.url();
+    } catch {
+      // page gone
+    }
+    const tail = shop.server?.log().trim();
+    const extra = `\n  page: ${where}` + (tail ? `\n  server output (tail):\n${tail.slice(-2_000)}` : '');
+    try {
+      err.message += extra;
+    } catch {
+      // frozen error
+    }
+  }
+  return err;
+}
+
+/**
+ * Registers the test twice: in a context with JavaScript enabled and in one
+ * with JavaScript disabled. fn gets { page, context, js, mode, shop, t }.
+ * options.viewport sets the viewport (default WIDE).
+ */
+export function forEachMode(name, fn, options = {}) {
+  const shop = current();
+  for (const mode of MODES) {
+    it(`${name} [${mode.name}]`, { skip: shop.skip }, async (t) => {
+      const context = await shop.newContext({ js: mode.js, viewport: options.viewport });
+      const page = await context.newPage();
+      try {
+        await fn({ page, context, js: mode.js, mode: mode.name, shop, t });
+      } catch (err) {
+        throw annotate(err, page, shop);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
+/** Registers one test that uses the browser (skipped with the others). */
+export function browserTest(name, fn) {
+  const shop = current();
+  it(name, { skip: shop.skip }, (t) => fn({ shop, t }));
+}
+
+// ---------------------------------------------------------------------------
+// Accessibility
+
+export const AXE_MODES = [
+  { name: 'JavaScript on', blockScripts: false },
+  { name: 'scripts blocked', blockScripts: true },
+];
+
+function formatViolations(violations) {
+  return violations
+    .map(
+      (v) =>
+        `  - ${v.id} (${v.impact}): ${v.help}\n    ${v.helpUrl}\n` +
+        v.nodes.map((n) => `      at ${JSON.stringify(n.target)}${n.failureSummary ? `\n        ${n.failureSummary.replaceAll('\n', '\n        ')}` : ''}`).join('\n'),
+    )
+    .join('\n');
+}
+
+/**
+ * Opens path in both axe modes (normal, and scripts blocked) and asserts that
+ * axe finds no violation of impact serious or critical. options.viewport sets
+ * the viewport (default WIDE); options.prepare(page) puts the page into the
+ * state to check (open an entry, submit a form…) after it has loaded.
+ */
+export async function checkA11y(pagePath, { viewport = WIDE, prepare } = {}) {
+  const shop = current();
+  const failures = [];
+  for (const mode of AXE_MODES) {
+    const context = await shop.newContext({ js: true, blockScripts: mode.blockScripts, viewport });
+    try {
+      const page = await context.newPage();
+      await page.goto(pagePath);
+      if (prepare) await prepare(page);
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      if (bad.length > 0) {
+        failures.push(`${pagePath} at ${viewport.width}x${viewport.height}, ${mode.name} (${page.url()}):\n${formatViolations(bad)}`);
+      }
+    } finally {
+      await context.close();
+    }
+  }
+  assert.equal(failures.length, 0, `axe found serious or critical violations:\n${failures.join('\n')}`);
+}
+
+// ---------------------------------------------------------------------------
+// Small page helpers (playwright-core has no auto-retrying expect)
+
+/** Waits until the locator is visible; fails with what was expected. */
+export async function expectVisible(locator, what) {
+  try {
+    await locator.waitFor({ state: 'visible', timeout: WAIT_MS });
+  } catch (err) {
+    assert.fail(`expected ${what ?? locator} to be visible: ${err.message.split('\n')[0]}`);
+  }
+}
+
+/** Waits until the locator is hidden or gone; fails with what was expected. */
+export async function expectHidden(locator, what) {
+  try {
+    await locator.waitFor({ state: 'hidden', timeout: WAIT_MS });
+  } catch (err) {
+    assert.fail(`expected ${what ?? locator} to be hidden: ${err.message.split('\n')[0]}`);
+  }
+}
+
+/** Normalised visible text of the first element the locator matches. */
+export async function text(locator) {
+  return (await locator.first().innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** Goes to path, asserts the HTTP status and returns the response. */
+export async function open(page, pagePath, status = 200) {
+  const res = await page.goto(pagePath);
+  assert.ok(res, `no response for ${pagePath}`);
+  assert.equal(res.status(), status, `GET ${pagePath} answered ${res.status()}, expected ${status}`);
+  return res;
+}

@@ -1,0 +1,150 @@
+package handlers_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/static"
+)
+
+// testAssets stands in for the built assets, so handler tests do not depend
+// on whether esbuild has run.
+var testAssets = fstest.MapFS{
+	"css/app.css":           {Data: []byte("body{background:#000}" + strings.Repeat(" .x{color:red}", 200))},
+	"img/favicon.svg":       {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	"dist/manifest.json":    {Data: []byte(`{"entry":"entry-TEST.js"}`)},
+	"dist/entry-TEST.js":    {Data: []byte(`console.log("islands")`)},
+	"dist/chunks/a-TEST.js": {Data: []byte(`export const a = 1`)},
+}
+
+type testApp struct {
+	app *fiber.App
+	db  *sqlite.DB
+	cfg *config.Config
+}
+
+// newTestApp boots the real app on an in-memory database.
+func newTestApp(tb testing.TB) *testApp {
+	tb.Helper()
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{
+			"CAREERS_URL":    "https://careers.example.test",
+			"SESSION_SECRET": strings.Repeat("s", 40),
+			"DATA_DIR":       tb.TempDir(),
+		}[k]
+	})
+	if err != nil {
+		tb.Fatalf("config: %v", err)
+	}
+	db, err := sqlite.Open(context.Background(), ":memory:")
+	if err != nil {
+		tb.Fatalf("open db: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	set, err := static.Load(testAssets)
+	if err != nil {
+		tb.Fatalf("assets: %v", err)
+	}
+	app := handlers.New(handlers.Deps{
+		Config:  cfg,
+		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Assets:  static.Fixed{Set: set},
+		Health:  db,
+		Contact: db,
+		Storage: db.KV(),
+		Now:     func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) },
+	})
+	return &testApp{app: app, db: db, cfg: cfg}
+}
+
+// client is a browser stand-in: it keeps cookies between requests and does
+// not follow redirects, so tests can assert on them.
+type client struct {
+	tb      testing.TB
+	app     *fiber.App
+	cookies map[string]string
+}
+
+func (a *testApp) client(tb testing.TB) *client {
+	return &client{tb: tb, app: a.app, cookies: map[string]string{}}
+}
+
+func (c *client) do(req *http.Request) *http.Response {
+	c.tb.Helper()
+	for k, v := range c.cookies {
+		req.AddCookie(&http.Cookie{Name: k, Value: v})
+	}
+	res, err := c.app.Test(req, -1)
+	if err != nil {
+		c.tb.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	for _, ck := range res.Cookies() {
+		if ck.MaxAge < 0 || (!ck.Expires.IsZero() && ck.Expires.Before(time.Now())) {
+			delete(c.cookies, ck.Name)
+		} else {
+			c.cookies[ck.Name] = ck.Value
+		}
+	}
+	return res
+}
+
+// get fetches path and parses the HTML answer.
+func (c *client) get(path string, headers ...string) (*http.Response, *goquery.Document) {
+	c.tb.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res := c.do(req)
+	return res, c.parse(res)
+}
+
+// post sends a form as a browser would.
+func (c *client) post(path string, form url.Values) (*http.Response, *goquery.Document) {
+	c.tb.Helper()
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res := c.do(req)
+	return res, c.parse(res)
+}
+
+// postWithToken GETs page first, as a shopper would, then posts form with the
+// CSRF token that page carried.
+func (c *client) postWithToken(page, path string, form url.Values) (*http.Response, *goquery.Document) {
+	c.tb.Helper()
+	_, doc := c.get(page)
+	token, ok := doc.Find(`meta[name="csrf-token"]`).Attr("content")
+	if !ok || token == "" {
+		c.tb.Fatalf("GET %s: no csrf-token meta tag", page)
+	}
+	form.Set("_csrf", token)
+	return c.post(path, form)
+}
+
+func (c *client) parse(res *http.Response) *goquery.Document {
+	c.tb.Helper()
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		c.tb.Fatalf("parse HTML: %v", err)
+	}
+	return doc
+}
+
+func text(doc *goquery.Document, sel string) string {
+	return strings.Join(strings.Fields(doc.Find(sel).First().Text()), " ")
+}

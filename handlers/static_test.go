@@ -1,0 +1,71 @@
+package handlers_test
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"regexp"
+	"testing"
+)
+
+func TestStaticAssets(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client(t)
+	_, doc := c.get("/")
+	css := doc.Find(`link[rel="stylesheet"]`).AttrOr("href", "")
+	if !regexp.MustCompile(`^/static/css/app\.[0-9a-f]{10}\.css$`).MatchString(css) {
+		t.Fatalf("stylesheet URL is not content-hashed: %q", css)
+	}
+
+	tests := []struct {
+		name, path, encoding string
+		status               int
+		wantEncoding         string
+	}{
+		{"CSS", css, "", 200, ""},
+		{"CSSGzip", css, "gzip, deflate", 200, "gzip"},
+		{"CSSBrotli", css, "gzip, deflate, br", 200, "br"},
+		{"IslandChunk", "/static/dist/chunks/a-TEST.js", "", 200, ""},
+		{"UnhashedName", "/static/css/app.css", "", 404, ""},
+		{"Unknown", "/static/css/nope.0123456789.css", "", 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, tt.path, nil)
+			if tt.encoding != "" {
+				req.Header.Set("Accept-Encoding", tt.encoding)
+			}
+			res := c.do(req)
+			defer res.Body.Close()
+			if res.StatusCode != tt.status {
+				t.Fatalf("status: got %d, want %d", res.StatusCode, tt.status)
+			}
+			if tt.status != 200 {
+				return
+			}
+			if got := res.Header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
+				t.Errorf("cache-control: got %q", got)
+			}
+			if got := res.Header.Get("Content-Encoding"); got != tt.wantEncoding {
+				t.Errorf("encoding: got %q, want %q", got, tt.wantEncoding)
+			}
+			if tt.wantEncoding == "gzip" {
+				zr, err := gzip.NewReader(res.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(zr)
+				if want := testAssets["css/app.css"].Data; string(body) != string(want) {
+					t.Error("gzip body does not decode to the stylesheet")
+				}
+			}
+		})
+	}
+}
+
+func TestFavicon(t *testing.T) {
+	res, _ := newTestApp(t).client(t).get("/favicon.ico")
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("got %d %q", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+}

@@ -1,0 +1,103 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nocturne/storefront/internal/config"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoad_Defaults(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := config.Load(env(map[string]string{"DATA_DIR": dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Port != 3000 {
+		t.Errorf("port: got %d, want 3000", cfg.Port)
+	}
+	if got, want := cfg.BaseURL.String(), "http://localhost:3000"; got != want {
+		t.Errorf("base URL: got %q, want %q", got, want)
+	}
+	if cfg.ShopName != "Nocturne" {
+		t.Errorf("shop name: got %q", cfg.ShopName)
+	}
+	if got, want := cfg.SQLitePath(), filepath.Join(dir, "nocturne.db"); got != want {
+		t.Errorf("database: got %q, want %q", got, want)
+	}
+	if cfg.Secure() {
+		t.Error("http base URL marked secure")
+	}
+}
+
+func TestLoad_SecretPersisted(t *testing.T) {
+	dir := t.TempDir()
+	a, err := config.Load(env(map[string]string{"DATA_DIR": dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := config.Load(env(map[string]string{"DATA_DIR": dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.SessionSecret) < 32 || string(a.SessionSecret) != string(b.SessionSecret) {
+		t.Fatalf("secret not generated once and reused: %q vs %q", a.SessionSecret, b.SessionSecret)
+	}
+	info, err := os.Stat(filepath.Join(dir, "session_secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("secret file mode: got %o, want 600", perm)
+	}
+}
+
+func TestLoad_PortSetsBaseURL(t *testing.T) {
+	cfg, err := config.Load(env(map[string]string{"DATA_DIR": t.TempDir(), "PORT": "8080", "SHOP_NAME": "Night Owl"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.BaseURL.String() != "http://localhost:8080" || cfg.ShopName != "Night Owl" {
+		t.Errorf("got %s %q", cfg.BaseURL, cfg.ShopName)
+	}
+}
+
+func TestLoad_Errors(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"PortNotNumber", map[string]string{"PORT": "http"}, "PORT must be a number"},
+		{"PortTooLarge", map[string]string{"PORT": "70000"}, "PORT must be a number"},
+		{"BaseURLRelative", map[string]string{"BASE_URL": "shop.example"}, "BASE_URL must be an absolute"},
+		{"BaseURLScheme", map[string]string{"BASE_URL": "ftp://shop.example"}, "BASE_URL must be an absolute"},
+		{"CareersURL", map[string]string{"CAREERS_URL": "javascript:alert(1)"}, "CAREERS_URL must be"},
+		{"LogLevel", map[string]string{"LOG_LEVEL": "loud"}, "LOG_LEVEL must be"},
+		{"ShortSecret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET must be at least 32"},
+		{"DatabaseScheme", map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with sqlite://"},
+		{"Dev", map[string]string{"DEV": "maybe"}, "DEV must be true or false"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.env["DATA_DIR"] = t.TempDir()
+			_, err := config.Load(env(tt.env))
+			if err == nil {
+				t.Fatal("got no error")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %q, want it to contain %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error leaks a password: %q", err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,61 @@
+package shop_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+func TestCents_String(t *testing.T) {
+	tests := []struct {
+		in   shop.Cents
+		want string
+	}{
+		{0, "$0.00"}, {5, "$0.05"}, {999, "$9.99"}, {5000, "$50.00"},
+		{123456, "$1,234.56"}, {100000000, "$1,000,000.00"}, {-1999, "-$19.99"},
+	}
+	for _, tt := range tests {
+		if got := tt.in.String(); got != tt.want {
+			t.Errorf("Cents(%d): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestContactMessage_Validate(t *testing.T) {
+	ok := shop.ContactMessage{Name: "Ada", Email: "ada@example.com", Subject: "Hi", Message: "Hello"}
+	tests := []struct {
+		name  string
+		edit  func(m *shop.ContactMessage)
+		field string
+		want  string
+	}{
+		{"OK", func(m *shop.ContactMessage) {}, "", ""},
+		{"ErrNameRequired", func(m *shop.ContactMessage) { m.Name = "  " }, "name", "Name is required."},
+		{"ErrEmailRequired", func(m *shop.ContactMessage) { m.Email = "" }, "email", "Email is required."},
+		{"ErrEmailInvalid", func(m *shop.ContactMessage) { m.Email = "ada@example" }, "email", "Please enter a valid email address"},
+		{"ErrSubjectRequired", func(m *shop.ContactMessage) { m.Subject = "" }, "subject", "Subject is required."},
+		{"ErrMessageRequired", func(m *shop.ContactMessage) { m.Message = "\n" }, "message", "Message is required."},
+		{"ErrSubjectTooLong", func(m *shop.ContactMessage) { m.Subject = strings.Repeat("x", 201) }, "subject", "Subject is too long (at most 200 characters)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := ok
+			tt.edit(&m)
+			m.Normalize()
+			errs := m.Validate()
+			if tt.field == "" {
+				if errs != nil {
+					t.Fatalf("got %v, want no errors", errs)
+				}
+				return
+			}
+			if got := errs[tt.field]; got != tt.want {
+				t.Errorf("%s: got %q, want %q", tt.field, got, tt.want)
+			}
+			if len(errs) != 1 {
+				t.Errorf("got %d errors, want 1: %v", len(errs), errs)
+			}
+		})
+	}
+}
