@@ -13,8 +13,12 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
 )
@@ -48,13 +52,36 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return err
 	}
 
+	var mailer mail.Mailer = &mail.Outbox{Store: db, Log: log}
+	if cfg.SMTPURL != "" {
+		if mailer, err = mail.NewSMTP(cfg.SMTPURL); err != nil {
+			return err
+		}
+	}
+	var google *auth.Google
+	if cfg.GoogleEnabled() {
+		google = &auth.Google{
+			ClientID:     cfg.GoogleClientID,
+			ClientSecret: cfg.GoogleClientSecret,
+			CallbackURL:  cfg.BaseURL.String() + "/auth/google/callback",
+			DiscoveryURL: cfg.GoogleDiscoveryURL,
+		}
+	}
+
 	app := handlers.New(handlers.Deps{
 		Config:  cfg,
 		Log:     log,
 		Assets:  assets,
 		Health:  db,
 		Contact: db,
+		Users:   db,
 		Storage: db.KV(),
+		Auth: &auth.Service{
+			Users: db, Resets: db, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
+			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
+		},
+		Sessions: auth.NewSessions(db.KV(), cfg.Secure(), db, time.Now, log),
+		Google:   google,
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)
@@ -112,4 +139,3 @@ func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
 		}
 	}
 }
-

@@ -37,6 +37,14 @@ func maskedCSRFToken(c *fiber.Ctx) string {
 	return base64.RawURLEncoding.EncodeToString(out)
 }
 
+func randomKey() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
 // unmaskCSRFToken reverses maskedCSRFToken.
 func unmaskCSRFToken(s string) (string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)

@@ -47,11 +47,15 @@ func (a *App) handleError(c *fiber.Ctx, err error) error {
 			Message: "For your security, forms expire after a while. Please go back, reload the page and try again.",
 		}))
 	case status < 500:
+		msg := shop.ErrorMessage(err)
+		if fe != nil && fe.Message != http.StatusText(status) {
+			msg = fe.Message // written for shoppers, e.g. the rate limit's
+		}
 		f.Title = http.StatusText(status)
 		return render(c, status, pages.Error(f, pages.ErrorPage{
 			Status:  status,
 			Heading: http.StatusText(status),
-			Message: shop.ErrorMessage(err),
+			Message: msg,
 		}))
 	default:
 		f.Title = "Something went wrong"

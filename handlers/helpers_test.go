@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -15,7 +16,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/gofiber/fiber/v2"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
@@ -32,21 +37,46 @@ var testAssets = fstest.MapFS{
 }
 
 type testApp struct {
-	app *fiber.App
-	db  *sqlite.DB
-	cfg *config.Config
+	app   *fiber.App
+	db    *sqlite.DB
+	cfg   *config.Config
+	clock *testClock
 }
 
+// testClock is a settable clock shared by the app and its store.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// testOption adjusts the environment or the dependencies of a test app.
+type testOption func(env map[string]string, d *handlers.Deps)
+
 // newTestApp boots the real app on an in-memory database.
-func newTestApp(tb testing.TB) *testApp {
+func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	tb.Helper()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{
-			"CAREERS_URL":    "https://careers.example.test",
-			"SESSION_SECRET": strings.Repeat("s", 40),
-			"DATA_DIR":       tb.TempDir(),
-		}[k]
-	})
+	env := map[string]string{
+		"CAREERS_URL":    "https://careers.example.test",
+		"SESSION_SECRET": strings.Repeat("s", 40),
+		"DATA_DIR":       tb.TempDir(),
+	}
+	var deps handlers.Deps
+	for _, o := range opts {
+		o(env, &deps)
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		tb.Fatalf("config: %v", err)
 	}
@@ -59,16 +89,20 @@ func newTestApp(tb testing.TB) *testApp {
 	if err != nil {
 		tb.Fatalf("assets: %v", err)
 	}
-	app := handlers.New(handlers.Deps{
-		Config:  cfg,
-		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Assets:  static.Fixed{Set: set},
-		Health:  db,
-		Contact: db,
-		Storage: db.KV(),
-		Now:     func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) },
-	})
-	return &testApp{app: app, db: db, cfg: cfg}
+	clock := &testClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	db.SetClock(clock.Now)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	deps.Config = cfg
+	deps.Log = log
+	deps.Assets = static.Fixed{Set: set}
+	deps.Health, deps.Contact, deps.Users = db, db, db
+	deps.Storage = db.KV()
+	deps.Now = clock.Now
+	deps.Auth = &auth.Service{Users: db, Resets: db, Mailer: &mail.Outbox{Store: db, Log: log},
+		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
+	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
+	app := handlers.New(deps)
+	return &testApp{app: app, db: db, cfg: cfg, clock: clock}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

@@ -56,7 +56,7 @@ func TestPages(t *testing.T) {
 func TestLanding_Links(t *testing.T) {
 	_, doc := newTestApp(t).client(t).get("/")
 	want := map[string]string{
-		`[data-testid="shop-now"]`:     "/products",
+		`[data-testid="shop-now"]`:      "/products",
 		`[data-testid="featured-link"]`: "/products?category=featured",
 	}
 	for sel, href := range want {

@@ -13,9 +13,11 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/csrf"
 	"github.com/gofiber/fiber/v2/middleware/etag"
 	"github.com/gofiber/fiber/v2/middleware/helmet"
+	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 
+	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/static"
@@ -28,6 +30,12 @@ type Deps struct {
 	Assets  static.Source
 	Health  shop.Pinger
 	Contact shop.ContactStore
+	Users   shop.UserStore
+	// Auth holds the account rules, Sessions the server-side sessions.
+	Auth     *auth.Service
+	Sessions *auth.Sessions
+	// Google is nil when Google sign-in is not configured.
+	Google *auth.Google
 	// Storage keeps CSRF tokens (and later sessions) server-side.
 	Storage fiber.Storage
 	// Now is the clock; tests replace it.
@@ -89,6 +97,7 @@ func New(d Deps) *fiber.App {
 	app.Get("/favicon.ico", a.serveFavicon)
 	app.Get("/healthz", a.healthz)
 	app.Use(etag.New(etag.Config{Weak: true}))
+	app.Use(d.Sessions.Middleware)
 	app.Use(csrf.New(csrf.Config{
 		Storage:        d.Storage,
 		Extractor:      extractCSRF,
@@ -101,6 +110,7 @@ func New(d Deps) *fiber.App {
 		// extended on every page view, so only long-idle tabs meet the expiry.
 		Expiration:   24 * time.Hour,
 		ErrorHandler: func(c *fiber.Ctx, err error) error { return errCSRF },
+		KeyGenerator: func() string { return "csrf_" + randomKey() },
 	}))
 
 	// Routes.
@@ -112,8 +122,60 @@ func New(d Deps) *fiber.App {
 	app.Get("/shipping", a.shipping)
 	app.Get("/returns", a.returns)
 
+	// Accounts. Failed sign-ins are limited per e-mail (so one account cannot
+	// be guessed at) and, more loosely, per address (shoppers share
+	// addresses behind NAT); successful ones do not count.
+	loginPerEmail := a.limit("login-email", 5, true, a.loginThrottled, func(c *fiber.Ctx) string {
+		return shop.NormalizeEmail(c.FormValue("email"))
+	})
+	loginPerIP := a.limit("login-ip", 20, true, a.loginThrottled, (*fiber.Ctx).IP)
+	perIP := func(name string, max int) fiber.Handler {
+		return a.limit(name, max, false, a.tooManyRequests, (*fiber.Ctx).IP)
+	}
+	app.Get("/login", a.loginPage)
+	app.Post("/login", loginPerIP, loginPerEmail, a.loginSubmit)
+	app.Get("/register", a.registerPage)
+	app.Post("/register", perIP("register", 10), a.registerSubmit)
+	app.Post("/guest", perIP("guest", 30), a.continueAsGuest)
+	app.Post("/logout", a.logout)
+	app.Post("/auth/google", perIP("google", 30), a.googleBegin)
+	app.Get("/auth/google/callback", a.googleCallback)
+	app.Get("/forgot-password", a.forgotPage)
+	app.Post("/forgot-password", perIP("forgot", 5), a.forgotSubmit)
+	app.Get("/reset-password", a.resetPage)
+	app.Post("/reset-password", perIP("reset", 10), a.resetSubmit)
+
+	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
+	// a Group without a prefix would guard every later route too.)
+	app.Get("/profile", auth.RequireAccount, a.profilePage)
+	app.Post("/profile", auth.RequireAccount, a.profileSubmit)
+	app.Get("/profile/setup", auth.RequireAccount, a.setupPage)
+	app.Post("/profile/setup", auth.RequireAccount, a.setupSubmit)
+	app.Get("/settings", auth.RequireAccount, a.settingsPage)
+	app.Post("/settings/password", auth.RequireAccount, perIP("password", 10), a.changePassword)
+	app.Post("/settings/sessions", auth.RequireAccount, a.signOutOthers)
+	app.Post("/settings/delete", auth.RequireAccount, a.deleteAccount)
+
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app
+}
+
+// limit counts requests per key in a one-minute window, in our store so the
+// count holds across restarts; onlyFailures leaves successful requests
+// (status below 400) uncounted.
+func (a *App) limit(name string, max int, onlyFailures bool, reached fiber.Handler, key func(*fiber.Ctx) string) fiber.Handler {
+	return limiter.New(limiter.Config{
+		Max:                    max,
+		Expiration:             time.Minute,
+		KeyGenerator:           func(c *fiber.Ctx) string { return "limit:" + name + ":" + key(c) },
+		LimitReached:           reached,
+		SkipSuccessfulRequests: onlyFailures,
+		Storage:                a.Storage,
+	})
+}
+
+func (a *App) tooManyRequests(c *fiber.Ctx) error {
+	return fiber.NewError(fiber.StatusTooManyRequests, MsgTooManyRequests)
 }
 
 func hstsMaxAge(secure bool) int {

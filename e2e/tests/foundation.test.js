@@ -149,7 +149,7 @@ describe('foundation', () => {
       assert.equal(await page.title(), 'Contact Us | Nocturne');
       assert.equal(await text(page.locator('h1')), 'Contact Us');
       for (const label of ['Name', 'Email', 'Subject', 'Message']) {
-        const field = page.getByLabel(label, { exact: false });
+        const field = page.getByLabel(label, { exact: true });
         await expectVisible(field, `the ${label} field`);
         assert.equal(await field.inputValue(), '', `${label} starts empty`);
       }
@@ -336,7 +336,7 @@ describe('foundation', () => {
     forEachMode('missing fields are explained next to each field and typed text is kept', async ({ page }) => {
       await open(page, '/contact');
       await disableBrowserValidation(page);
-      await page.getByLabel('Subject').fill('Order question');
+      await page.getByLabel('Subject', { exact: true }).fill('Order question');
       const res = await submitContact(page);
       assert.equal(res.status(), 422);
 
@@ -355,7 +355,7 @@ describe('foundation', () => {
         assert.equal(await input.getAttribute('aria-describedby'), `${id}-error`, `#${id} points at its error`);
       }
       assert.equal(await page.getByTestId('contact-subject-error').count(), 0, 'Subject was given, so no error');
-      assert.equal(await page.getByLabel('Subject').inputValue(), 'Order question', 'the typed Subject is kept');
+      assert.equal(await page.getByLabel('Subject', { exact: true }).inputValue(), 'Order question', 'the typed Subject is kept');
       assert.equal(await page.getByTestId('flash').count(), 0);
     });
 
@@ -363,10 +363,10 @@ describe('foundation', () => {
       const name = unique('Invalid Email');
       await open(page, '/contact');
       await disableBrowserValidation(page);
-      await page.getByLabel('Name').fill(name);
-      await page.getByLabel('Email').fill('not-an-email');
-      await page.getByLabel('Subject').fill('Hello');
-      await page.getByLabel('Message').fill('Is this stored?');
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+      await page.getByLabel('Subject', { exact: true }).fill('Hello');
+      await page.getByLabel('Message', { exact: true }).fill('Is this stored?');
       const res = await submitContact(page);
       assert.equal(res.status(), 422);
 
@@ -374,9 +374,9 @@ describe('foundation', () => {
       for (const id of ['contact-name', 'contact-subject', 'contact-message']) {
         assert.equal(await page.getByTestId(`${id}-error`).count(), 0, `no error for #${id}`);
       }
-      assert.equal(await page.getByLabel('Name').inputValue(), name);
-      assert.equal(await page.getByLabel('Email').inputValue(), 'not-an-email');
-      assert.equal(await page.getByLabel('Message').inputValue(), 'Is this stored?');
+      assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), name);
+      assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), 'not-an-email');
+      assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), 'Is this stored?');
 
       const rows = shop.queryDB(t, `SELECT id FROM contact_messages WHERE name = ${sqlString(name)}`);
       if (rows) assert.deepEqual(rows, [], 'a rejected message is not stored');
@@ -390,10 +390,10 @@ describe('foundation', () => {
         message: 'Order 1042 has not arrived yet.\nCould you check?',
       };
       await open(page, '/contact');
-      await page.getByLabel('Name').fill(msg.name);
-      await page.getByLabel('Email').fill(msg.email);
-      await page.getByLabel('Subject').fill(msg.subject);
-      await page.getByLabel('Message').fill(msg.message);
+      await page.getByLabel('Name', { exact: true }).fill(msg.name);
+      await page.getByLabel('Email', { exact: true }).fill(msg.email);
+      await page.getByLabel('Subject', { exact: true }).fill(msg.subject);
+      await page.getByLabel('Message', { exact: true }).fill(msg.message);
       const res = await submitContact(page);
       assert.equal(res.status(), 303, 'the POST answers with a redirect');
 
@@ -403,7 +403,7 @@ describe('foundation', () => {
       assert.equal(await flash.getAttribute('role'), 'status', 'the success message is announced');
       assert.equal(pathOf(page), '/contact');
       for (const label of ['Name', 'Email', 'Subject', 'Message']) {
-        assert.equal(await page.getByLabel(label).inputValue(), '', `${label} is empty again`);
+        assert.equal(await page.getByLabel(label, { exact: true }).inputValue(), '', `${label} is empty again`);
       }
       assert.equal(await page.locator('.field-error').count(), 0);
 
@@ -450,10 +450,10 @@ describe('foundation', () => {
       await page.locator('[data-testid=contact-form] input[name=_csrf]').evaluate((el) => {
         el.value = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
       });
-      await page.getByLabel('Name').fill('Mallory');
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Subject').fill('Hi');
-      await page.getByLabel('Message').fill('Forged token');
+      await page.getByLabel('Name', { exact: true }).fill('Mallory');
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByLabel('Subject', { exact: true }).fill('Hi');
+      await page.getByLabel('Message', { exact: true }).fill('Forged token');
       const res = await submitContact(page);
       assert.equal(res.status(), 403);
       assert.equal(await text(page.locator('h1')), 'This form has expired');
@@ -556,8 +556,7 @@ describe('foundation', () => {
       await entry(2).locator('summary').click();
       assert.equal(await isOpen(2), false, 'entry 2 closes when clicked again');
       await expectHidden(answer(2), 'the answer to entry 2');
-      const open = await page.locator('[data-testid=faq] details[open]').count();
-      assert.equal(open, 0, 'no entry is open');
+      assert.equal(await page.locator('[data-testid=faq] details[open]').count(), 0, 'no entry is open');
     });
   });
 

@@ -29,7 +29,16 @@ type Config struct {
 	Dev bool
 	// DataDir holds the default SQLite database and the generated secret.
 	DataDir string
+	// Google sign-in is enabled when both the client id and secret are set.
+	GoogleClientID     string
+	GoogleClientSecret string
+	GoogleDiscoveryURL string
+	// SMTPURL sends e-mail over SMTP; empty keeps e-mails in the outbox table.
+	SMTPURL string
 }
+
+// GoogleEnabled reports whether the Google button shows.
+func (c *Config) GoogleEnabled() bool { return c.GoogleClientID != "" && c.GoogleClientSecret != "" }
 
 // Defaults that the README documents.
 const (
@@ -103,6 +112,19 @@ func Load(getenv func(string) string) (*Config, error) {
 		}
 		cfg.Dev = dev
 	}
+
+	cfg.GoogleClientID = getenv("GOOGLE_CLIENT_ID")
+	cfg.GoogleClientSecret = getenv("GOOGLE_CLIENT_SECRET")
+	if (cfg.GoogleClientID == "") != (cfg.GoogleClientSecret == "") {
+		return nil, fmt.Errorf("GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together")
+	}
+	cfg.GoogleDiscoveryURL = getenv("GOOGLE_DISCOVERY_URL")
+	if cfg.GoogleDiscoveryURL == "" {
+		cfg.GoogleDiscoveryURL = "https://accounts.google.com/.well-known/openid-configuration"
+	} else if du, err := url.Parse(cfg.GoogleDiscoveryURL); err != nil || (du.Scheme != "http" && du.Scheme != "https") || du.Host == "" {
+		return nil, fmt.Errorf("GOOGLE_DISCOVERY_URL must be an absolute http(s) URL, got %q", cfg.GoogleDiscoveryURL)
+	}
+	cfg.SMTPURL = getenv("SMTP_URL")
 
 	if v := getenv("SESSION_SECRET"); v != "" {
 		if len(v) < minSecretLength {

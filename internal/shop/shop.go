@@ -26,7 +26,9 @@ type Error struct {
 }
 
 // Error implements the error interface.
-func (e *Error) Error() string { return fmt.Sprintf("shop error: code=%s message=%s", e.Code, e.Message) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("shop error: code=%s message=%s", e.Code, e.Message)
+}
 
 // Errorf returns an *Error with a formatted, user-facing message.
 func Errorf(code, format string, args ...any) *Error {

@@ -1,0 +1,335 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// Flash texts of the account pages.
+const (
+	MsgProfileUpdated   = "Profile updated successfully!"
+	MsgSignedOut        = "You have been signed out."
+	MsgPasswordChanged  = "Your password has been changed. Other devices have been signed out."
+	MsgOthersSignedOut  = "You have been signed out everywhere else."
+	MsgAccountDeleted   = "Your account has been deleted."
+	MsgPasswordReset    = "Your password has been reset and you are signed in."
+	MsgTooManyAttempts  = "Too many sign-in attempts. Please wait a minute and try again."
+	MsgTooManyRequests  = "Too many attempts. Please wait a minute and try again."
+	MsgDeleteConfirm    = "Type DELETE to confirm."
+	deleteConfirmPhrase = "DELETE"
+)
+
+// from returns the local path a form or query asks to return to, or "".
+func from(c *fiber.Ctx) string {
+	if v := c.FormValue("from"); v != "" {
+		return localPath(v)
+	}
+	return localPath(c.Query("from"))
+}
+
+func orHome(path string) string {
+	if path == "" {
+		return "/"
+	}
+	return path
+}
+
+func (a *App) googleEnabled() bool { return a.Google != nil }
+
+func (a *App) loginPage(c *fiber.Ctx) error {
+	if u := auth.User(c); u != nil && !u.IsGuest {
+		return c.Redirect(orHome(from(c)), fiber.StatusSeeOther)
+	}
+	p := pages.LoginPage{SignUp: c.Query("mode") == "signup", From: from(c), GoogleEnabled: a.googleEnabled()}
+	p.Register.From = p.From
+	title := "Sign In"
+	if p.SignUp {
+		title = "Create Account"
+	}
+	return render(c, fiber.StatusOK, pages.Login(a.frame(c, title), p))
+}
+
+func (a *App) renderLogin(c *fiber.Ctx, status int, p pages.LoginPage) error {
+	p.GoogleEnabled = a.googleEnabled()
+	return render(c, status, pages.Login(a.frame(c, "Sign In"), p))
+}
+
+func (a *App) loginSubmit(c *fiber.Ctx) error {
+	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(c.FormValue("email")), Errors: shop.FieldErrors{}}
+	password := c.FormValue("password")
+	if p.Email == "" {
+		p.Errors["email"] = "Email is required."
+	} else if !shop.ValidEmail(p.Email) {
+		p.Errors["email"] = "Please enter a valid email address"
+	}
+	if password == "" {
+		p.Errors["password"] = "Password is required."
+	}
+	if len(p.Errors) > 0 {
+		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
+	}
+	u, err := a.Auth.SignIn(c.UserContext(), p.Email, password)
+	if errors.Is(err, auth.ErrBadCredentials) {
+		p.Error = auth.MsgBadCredentials
+		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
+	} else if err != nil {
+		a.Log.Error("sign in", "err", err, "request_id", requestID(c))
+		p.Error = auth.MsgAuthFailed
+		return a.renderLogin(c, fiber.StatusInternalServerError, p)
+	}
+	if err := a.signIn(c, u); err != nil {
+		a.Log.Error("sign in", "err", err, "request_id", requestID(c))
+		p.Error = auth.MsgAuthFailed
+		return a.renderLogin(c, fiber.StatusInternalServerError, p)
+	}
+	return c.Redirect(orHome(p.From), fiber.StatusSeeOther)
+}
+
+// loginThrottled answers a sign-in attempt over the limit.
+func (a *App) loginThrottled(c *fiber.Ctx) error {
+	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(c.FormValue("email")), Error: MsgTooManyAttempts}
+	return a.renderLogin(c, fiber.StatusTooManyRequests, p)
+}
+
+// signIn starts u's session, handing over what the guest of this session
+// owned first, so a cart filled as a guest survives signing in.
+func (a *App) signIn(c *fiber.Ctx, u *shop.User) error {
+	if cur := auth.User(c); cur != nil && cur.IsGuest && cur.ID != u.ID {
+		if err := a.Users.HandOver(c.UserContext(), cur.ID, u.ID); err != nil {
+			return fmt.Errorf("hand over guest: %w", err)
+		}
+	}
+	return a.Sessions.SignIn(c, u)
+}
+
+func (a *App) registerPage(c *fiber.Ctx) error {
+	if u := auth.User(c); u != nil && !u.IsGuest {
+		return c.Redirect("/profile", fiber.StatusSeeOther)
+	}
+	return render(c, fiber.StatusOK, pages.Register(a.frame(c, "Create Account"), pages.RegisterForm{From: from(c)}, a.googleEnabled()))
+}
+
+func (a *App) registerSubmit(c *fiber.Ctx) error {
+	in := auth.RegisterInput{
+		DisplayName:     strings.TrimSpace(c.FormValue("displayName")),
+		Email:           strings.TrimSpace(c.FormValue("email")),
+		Password:        c.FormValue("password"),
+		ConfirmPassword: c.FormValue("confirmPassword"),
+	}
+	form := pages.RegisterForm{DisplayName: in.DisplayName, Email: in.Email, From: from(c)}
+	u, errs, err := a.Auth.Register(c.UserContext(), in)
+	if err == nil && errs == nil {
+		err = a.signIn(c, u)
+	}
+	if errs != nil || err != nil {
+		status := fiber.StatusUnprocessableEntity
+		form.Errors = errs
+		if err != nil {
+			a.Log.Error("register", "err", err, "request_id", requestID(c))
+			form.Error, status = auth.MsgRegisterFailed, fiber.StatusInternalServerError
+		}
+		// Re-render where the shopper was: the login page's create-account
+		// mode or the stand-alone page.
+		if strings.HasPrefix(refererPath(c), "/login") {
+			return a.renderLogin(c, status, pages.LoginPage{SignUp: true, From: form.From, Register: form})
+		}
+		return render(c, status, pages.Register(a.frame(c, "Create Account"), form, a.googleEnabled()))
+	}
+	return c.Redirect(withFrom("/profile/setup", form.From), fiber.StatusSeeOther)
+}
+
+func withFrom(path, from string) string {
+	if from == "" || from == "/" {
+		return path
+	}
+	return path + "?from=" + url.QueryEscape(from)
+}
+
+func (a *App) continueAsGuest(c *fiber.Ctx) error {
+	if auth.User(c) != nil {
+		return c.Redirect(orHome(from(c)), fiber.StatusSeeOther)
+	}
+	u, err := a.Auth.NewGuest(c.UserContext())
+	if err != nil {
+		return err
+	}
+	if err := a.Sessions.SignIn(c, u); err != nil {
+		return err
+	}
+	return c.Redirect(orHome(from(c)), fiber.StatusSeeOther)
+}
+
+func (a *App) logout(c *fiber.Ctx) error {
+	if err := a.Sessions.SignOut(c); err != nil {
+		a.Log.Error("logout", "err", err, "request_id", requestID(c))
+		return a.redirectWithFlash(c, orHome(refererPath(c)), auth.MsgLogoutFailed)
+	}
+	return a.redirectWithFlash(c, "/", MsgSignedOut)
+}
+
+func (a *App) forgotPage(c *fiber.Ctx) error {
+	return render(c, fiber.StatusOK, pages.ForgotPassword(a.frame(c, "Forgot password"), pages.ForgotPasswordPage{}))
+}
+
+// forgotSubmit always answers the same way, whether or not the address has
+// an account, so the form cannot be used to find out who shops here.
+func (a *App) forgotSubmit(c *fiber.Ctx) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	if !shop.ValidEmail(email) {
+		msg := "Please enter a valid email address"
+		if email == "" {
+			msg = "Email is required."
+		}
+		return render(c, fiber.StatusUnprocessableEntity, pages.ForgotPassword(a.frame(c, "Forgot password"),
+			pages.ForgotPasswordPage{Email: email, Errors: shop.FieldErrors{"email": msg}}))
+	}
+	if err := a.Auth.RequestPasswordReset(c.UserContext(), email); err != nil {
+		a.Log.Error("password reset request", "err", err, "request_id", requestID(c))
+	}
+	return a.redirectWithFlash(c, "/forgot-password", auth.MsgResetSent)
+}
+
+func (a *App) resetPage(c *fiber.Ctx) error {
+	p := pages.ResetPasswordPage{Token: c.Query("token")}
+	if p.Token == "" {
+		p.Error = "This reset link is incomplete. Please request a new one."
+	}
+	return render(c, fiber.StatusOK, pages.ResetPassword(a.frame(c, "Reset password"), p))
+}
+
+func (a *App) resetSubmit(c *fiber.Ctx) error {
+	p := pages.ResetPasswordPage{Token: c.FormValue("token")}
+	u, errs, err := a.Auth.ResetPassword(c.UserContext(), p.Token, c.FormValue("password"), c.FormValue("confirmPassword"))
+	if errs != nil || err != nil {
+		status := fiber.StatusUnprocessableEntity
+		p.Errors = errs
+		if err != nil {
+			if shop.ErrorCode(err) != shop.ENOTFOUND {
+				return err
+			}
+			p.Error, p.Token = shop.ErrorMessage(err), ""
+		}
+		return render(c, status, pages.ResetPassword(a.frame(c, "Reset password"), p))
+	}
+	if err := a.Sessions.SignIn(c, u); err != nil {
+		return err
+	}
+	return a.redirectWithFlash(c, "/profile", MsgPasswordReset)
+}
+
+func (a *App) profilePage(c *fiber.Ctx) error {
+	u := auth.User(c)
+	p := pages.ProfilePage{User: u, Edit: c.Query("edit") == "1"}
+	p.Form.Profile = shop.Profile{DisplayName: u.DisplayName, PhoneNumber: u.PhoneNumber, Address: u.Address,
+		City: u.City, State: u.State, ZipCode: u.ZipCode, Country: u.Country}
+	return render(c, fiber.StatusOK, pages.Profile(a.frame(c, "Profile"), p))
+}
+
+func profileFromForm(c *fiber.Ctx) shop.Profile {
+	p := shop.Profile{
+		DisplayName: c.FormValue("displayName"), PhoneNumber: c.FormValue("phoneNumber"), Address: c.FormValue("address"),
+		City: c.FormValue("city"), State: c.FormValue("state"), ZipCode: c.FormValue("zipCode"), Country: c.FormValue("country"),
+	}
+	p.Normalize()
+	return p
+}
+
+func (a *App) profileSubmit(c *fiber.Ctx) error {
+	u := auth.User(c)
+	prof := profileFromForm(c)
+	page := pages.ProfilePage{User: u, Edit: true, Form: pages.ProfileForm{Profile: prof, Errors: prof.Validate(true)}}
+	if page.Form.Errors != nil {
+		return render(c, fiber.StatusUnprocessableEntity, pages.Profile(a.frame(c, "Profile"), page))
+	}
+	if err := a.Users.UpdateProfile(c.UserContext(), u.ID, prof); err != nil {
+		a.Log.Error("update profile", "err", err, "request_id", requestID(c))
+		page.Form.Error = auth.MsgProfileFailed
+		return render(c, fiber.StatusInternalServerError, pages.Profile(a.frame(c, "Profile"), page))
+	}
+	return a.redirectWithFlash(c, "/profile", MsgProfileUpdated)
+}
+
+func (a *App) setupPage(c *fiber.Ctx) error {
+	u := auth.User(c)
+	p := pages.ProfileSetupPage{From: from(c)}
+	p.Form.Profile = shop.Profile{PhoneNumber: u.PhoneNumber, Address: u.Address, City: u.City, State: u.State,
+		ZipCode: u.ZipCode, Country: u.Country}
+	return render(c, fiber.StatusOK, pages.ProfileSetup(a.frame(c, "Complete your profile"), p))
+}
+
+func (a *App) setupSubmit(c *fiber.Ctx) error {
+	u := auth.User(c)
+	next := from(c)
+	if next == "" {
+		next = "/profile"
+	}
+	if c.FormValue("action") == "skip" {
+		return c.Redirect(next, fiber.StatusSeeOther)
+	}
+	prof := profileFromForm(c)
+	prof.DisplayName = u.DisplayName
+	page := pages.ProfileSetupPage{From: from(c), Form: pages.ProfileForm{Profile: prof, Errors: prof.Validate(false)}}
+	if page.Form.Errors != nil {
+		return render(c, fiber.StatusUnprocessableEntity, pages.ProfileSetup(a.frame(c, "Complete your profile"), page))
+	}
+	if err := a.Users.UpdateProfile(c.UserContext(), u.ID, prof); err != nil {
+		a.Log.Error("profile setup", "err", err, "request_id", requestID(c))
+		page.Form.Error = auth.MsgProfileFailed
+		return render(c, fiber.StatusInternalServerError, pages.ProfileSetup(a.frame(c, "Complete your profile"), page))
+	}
+	return a.redirectWithFlash(c, next, MsgProfileUpdated)
+}
+
+func (a *App) settingsPage(c *fiber.Ctx) error {
+	return render(c, fiber.StatusOK, pages.Settings(a.frame(c, "Account Settings"), pages.SettingsPage{HasPassword: auth.User(c).HasPassword}))
+}
+
+func (a *App) changePassword(c *fiber.Ctx) error {
+	u := auth.User(c)
+	gen, errs, err := a.Auth.ChangePassword(c.UserContext(), u, c.FormValue("currentPassword"), c.FormValue("newPassword"), c.FormValue("confirmPassword"))
+	if err != nil {
+		return err
+	}
+	if errs != nil {
+		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"),
+			pages.SettingsPage{HasPassword: u.HasPassword, PasswordErrors: errs}))
+	}
+	if err := a.Sessions.KeepGeneration(c, gen); err != nil {
+		return err
+	}
+	return a.redirectWithFlash(c, "/settings", MsgPasswordChanged)
+}
+
+func (a *App) signOutOthers(c *fiber.Ctx) error {
+	gen, err := a.Users.BumpSessionGen(c.UserContext(), auth.User(c).ID)
+	if err != nil {
+		return err
+	}
+	if err := a.Sessions.KeepGeneration(c, gen); err != nil {
+		return err
+	}
+	return a.redirectWithFlash(c, "/settings", MsgOthersSignedOut)
+}
+
+func (a *App) deleteAccount(c *fiber.Ctx) error {
+	u := auth.User(c)
+	if strings.TrimSpace(c.FormValue("confirm")) != deleteConfirmPhrase {
+		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"),
+			pages.SettingsPage{HasPassword: u.HasPassword, DeleteError: MsgDeleteConfirm}))
+	}
+	if err := a.Users.DeleteUser(c.UserContext(), u.ID); err != nil {
+		return err
+	}
+	if err := a.Sessions.SignOut(c); err != nil {
+		return err
+	}
+	return a.redirectWithFlash(c, "/", MsgAccountDeleted)
+}

@@ -1,0 +1,128 @@
+package shop
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// User is an account or a guest with its profile (spec §3).
+type User struct {
+	ID            string
+	Email         string // normalised; empty for guests
+	DisplayName   string
+	GoogleSubject string
+	PhoneNumber   string
+	Address       string
+	City          string
+	State         string
+	ZipCode       string
+	Country       string
+	IsGuest       bool
+	HasPassword   bool
+	SessionGen    int64
+	CreatedAt     time.Time
+}
+
+// Current returns the view of u that the frame and the guards need.
+func (u *User) Current() *CurrentUser {
+	return &CurrentUser{ID: u.ID, Email: u.Email, DisplayName: u.DisplayName, IsGuest: u.IsGuest}
+}
+
+// GuestIDPrefix starts every guest's id (spec §3).
+const GuestIDPrefix = "guest_"
+
+// Countries offered on the profile (spec §3), default first.
+var Countries = []string{"United States", "Canada", "United Kingdom", "Australia", "Germany", "France", "Japan", "China", "India", "Brazil"}
+
+// NormalizeEmail makes e-mail addresses comparable: trimmed and lower case.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// Profile is the editable part of a user.
+type Profile struct {
+	DisplayName, PhoneNumber, Address, City, State, ZipCode, Country string
+}
+
+// Normalize trims every field and defaults the country.
+func (p *Profile) Normalize() {
+	for _, f := range []*string{&p.DisplayName, &p.PhoneNumber, &p.Address, &p.City, &p.State, &p.ZipCode, &p.Country} {
+		*f = strings.TrimSpace(*f)
+	}
+	if p.Country == "" {
+		p.Country = DefaultCountry
+	}
+}
+
+// Validate checks a profile: a name is required where requireName (the
+// profile page; the set-up step after registration already has one), the
+// country must be one we offer, and nothing may be absurdly long.
+func (p *Profile) Validate(requireName bool) FieldErrors {
+	errs := FieldErrors{}
+	if requireName && p.DisplayName == "" {
+		errs["displayName"] = "Full name is required."
+	}
+	fields := []struct{ key, label, v string }{
+		{"displayName", "Full name", p.DisplayName}, {"phoneNumber", "Phone", p.PhoneNumber},
+		{"address", "Address", p.Address}, {"city", "City", p.City}, {"state", "State", p.State}, {"zipCode", "ZIP code", p.ZipCode},
+	}
+	for _, f := range fields {
+		if len(f.v) > 200 {
+			errs[f.key] = f.label + " is too long (at most 200 characters)."
+		}
+	}
+	if p.PhoneNumber != "" && strings.Trim(p.PhoneNumber, "0123456789+-(). ") != "" {
+		errs["phoneNumber"] = "Please enter a valid phone number."
+	}
+	valid := false
+	for _, c := range Countries {
+		valid = valid || c == p.Country
+	}
+	if !valid {
+		errs["country"] = "Please choose a country from the list."
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// UserStore keeps accounts and guests.
+type UserStore interface {
+	// CreateUser stores u with its password hash (nil for Google-only
+	// accounts); an e-mail already taken is an ECONFLICT.
+	CreateUser(ctx context.Context, u *User, passwordHash []byte) error
+	UserByID(ctx context.Context, id string) (*User, error)
+	// UserByEmail returns the account and its password hash (nil if none).
+	UserByEmail(ctx context.Context, email string) (*User, []byte, error)
+	UserByGoogleSubject(ctx context.Context, sub string) (*User, error)
+	LinkGoogle(ctx context.Context, userID, sub string) error
+	UpdateProfile(ctx context.Context, userID string, p Profile) error
+	// SetPassword replaces the hash and bumps the session generation, which
+	// signs out every session but the ones re-saved with the new generation.
+	SetPassword(ctx context.Context, userID string, hash []byte) (gen int64, err error)
+	BumpSessionGen(ctx context.Context, userID string) (gen int64, err error)
+	// DeleteUser removes the user and everything personal tied to it.
+	DeleteUser(ctx context.Context, userID string) error
+	// HandOver gives everything a guest owns to an account and removes the
+	// guest, in one transaction. Later features (cart, orders) extend it.
+	HandOver(ctx context.Context, guestID, userID string) error
+}
+
+// PasswordResetStore keeps single-use reset tokens, by hash only.
+type PasswordResetStore interface {
+	CreatePasswordReset(ctx context.Context, userID, tokenHash string, expires time.Time) error
+	// ConsumePasswordReset marks the token used and returns its user, or an
+	// ENOTFOUND for an unknown, used or expired token.
+	ConsumePasswordReset(ctx context.Context, tokenHash string) (userID string, err error)
+}
+
+// Email is one outgoing message.
+type Email struct {
+	To, Subject, Body string
+}
+
+// OutboxStore keeps e-mails when no SMTP server is configured.
+type OutboxStore interface {
+	AddToOutbox(ctx context.Context, m Email) error
+	Outbox(ctx context.Context) ([]Email, error)
+}

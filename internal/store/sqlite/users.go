@@ -1,0 +1,224 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+var (
+	_ shop.UserStore          = (*DB)(nil)
+	_ shop.PasswordResetStore = (*DB)(nil)
+	_ shop.OutboxStore        = (*DB)(nil)
+)
+
+const userColumns = `id, COALESCE(email, ''), display_name, COALESCE(google_subject, ''), phone_number, address, city, state,
+	zip_code, country, is_guest, password_hash IS NOT NULL, session_gen, created_at`
+
+func scanUser(row interface{ Scan(...any) error }, extra ...any) (*shop.User, error) {
+	var u shop.User
+	var created int64
+	dest := append([]any{&u.ID, &u.Email, &u.DisplayName, &u.GoogleSubject, &u.PhoneNumber, &u.Address, &u.City,
+		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.SessionGen, &created}, extra...)
+	if err := row.Scan(dest...); errors.Is(err, sql.ErrNoRows) {
+		return nil, shop.Errorf(shop.ENOTFOUND, "User not found.")
+	} else if err != nil {
+		return nil, fmt.Errorf("scan user: %w", err)
+	}
+	u.CreatedAt = time.Unix(created, 0).UTC()
+	return &u, nil
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// CreateUser stores a new account or guest.
+func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte) error {
+	if u.Country == "" {
+		u.Country = shop.DefaultCountry
+	}
+	u.CreatedAt = db.now().UTC().Truncate(time.Second)
+	var hash any
+	if passwordHash != nil {
+		hash = string(passwordHash)
+	}
+	_, err := db.db.ExecContext(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
+		phone_number, address, city, state, zip_code, country, is_guest, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		u.ID, nullable(u.Email), u.DisplayName, hash, nullable(u.GoogleSubject), u.PhoneNumber, u.Address, u.City,
+		u.State, u.ZipCode, u.Country, u.IsGuest, u.CreatedAt.Unix())
+	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: users.email") {
+		return shop.Errorf(shop.ECONFLICT, "An account with this email already exists.")
+	} else if err != nil {
+		return fmt.Errorf("insert user: %w", err)
+	}
+	u.HasPassword = passwordHash != nil
+	return nil
+}
+
+// UserByID returns a user or an ENOTFOUND.
+func (db *DB) UserByID(ctx context.Context, id string) (*shop.User, error) {
+	return scanUser(db.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+}
+
+// UserByEmail returns the account with the normalised email and its hash.
+func (db *DB) UserByEmail(ctx context.Context, email string) (*shop.User, []byte, error) {
+	var hash sql.NullString
+	u, err := scanUser(db.db.QueryRowContext(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`,
+		shop.NormalizeEmail(email)), &hash)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !hash.Valid {
+		return u, nil, nil
+	}
+	return u, []byte(hash.String), nil
+}
+
+// UserByGoogleSubject returns the account linked to a Google subject.
+func (db *DB) UserByGoogleSubject(ctx context.Context, sub string) (*shop.User, error) {
+	return scanUser(db.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE google_subject = ?`, sub))
+}
+
+// LinkGoogle records that an account signs in with a Google subject.
+func (db *DB) LinkGoogle(ctx context.Context, userID, sub string) error {
+	return db.execOne(ctx, "link google", `UPDATE users SET google_subject = ? WHERE id = ?`, sub, userID)
+}
+
+// UpdateProfile saves the editable profile fields.
+func (db *DB) UpdateProfile(ctx context.Context, userID string, p shop.Profile) error {
+	return db.execOne(ctx, "update profile", `UPDATE users SET display_name = ?, phone_number = ?, address = ?, city = ?,
+		state = ?, zip_code = ?, country = ? WHERE id = ?`,
+		p.DisplayName, p.PhoneNumber, p.Address, p.City, p.State, p.ZipCode, p.Country, userID)
+}
+
+// SetPassword replaces the password hash and bumps the session generation.
+func (db *DB) SetPassword(ctx context.Context, userID string, hash []byte) (int64, error) {
+	var gen int64
+	err := db.db.QueryRowContext(ctx, `UPDATE users SET password_hash = ?, session_gen = session_gen + 1
+		WHERE id = ? RETURNING session_gen`, string(hash), userID).Scan(&gen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, shop.Errorf(shop.ENOTFOUND, "User not found.")
+	} else if err != nil {
+		return 0, fmt.Errorf("set password: %w", err)
+	}
+	return gen, nil
+}
+
+// BumpSessionGen signs out every session of the user that does not re-save
+// itself with the returned generation.
+func (db *DB) BumpSessionGen(ctx context.Context, userID string) (int64, error) {
+	var gen int64
+	err := db.db.QueryRowContext(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ? RETURNING session_gen`,
+		userID).Scan(&gen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, shop.Errorf(shop.ENOTFOUND, "User not found.")
+	} else if err != nil {
+		return 0, fmt.Errorf("bump session generation: %w", err)
+	}
+	return gen, nil
+}
+
+// DeleteUser removes the user; reset tokens go with it (ON DELETE CASCADE).
+// Their sessions die because the user no longer exists.
+func (db *DB) DeleteUser(ctx context.Context, userID string) error {
+	return db.execOne(ctx, "delete user", `DELETE FROM users WHERE id = ?`, userID)
+}
+
+// HandOver moves what a guest owns to an account and deletes the guest.
+func (db *DB) HandOver(ctx context.Context, guestID, userID string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		// Carts and orders join this transaction in later migrations.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ? AND is_guest = 1`, guestID); err != nil {
+			return fmt.Errorf("delete guest: %w", err)
+		}
+		return nil
+	})
+}
+
+// CreatePasswordReset stores a reset token's hash.
+func (db *DB) CreatePasswordReset(ctx context.Context, userID, tokenHash string, expires time.Time) error {
+	_, err := db.db.ExecContext(ctx, `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+		tokenHash, userID, expires.Unix())
+	if err != nil {
+		return fmt.Errorf("insert password reset: %w", err)
+	}
+	return nil
+}
+
+// ConsumePasswordReset uses a token once.
+func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (string, error) {
+	var userID string
+	now := db.now().Unix()
+	err := db.db.QueryRowContext(ctx, `UPDATE password_resets SET used_at = ?
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", shop.Errorf(shop.ENOTFOUND, "This reset link is invalid or has expired. Please request a new one.")
+	} else if err != nil {
+		return "", fmt.Errorf("consume password reset: %w", err)
+	}
+	return userID, nil
+}
+
+// AddToOutbox keeps an e-mail that was not sent over SMTP.
+func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
+	_, err := db.db.ExecContext(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
+		m.To, m.Subject, m.Body, db.now().Unix())
+	if err != nil {
+		return fmt.Errorf("insert outbox: %w", err)
+	}
+	return nil
+}
+
+// Outbox lists kept e-mails, newest first.
+func (db *DB) Outbox(ctx context.Context) ([]shop.Email, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("list outbox: %w", err)
+	}
+	defer rows.Close()
+	var out []shop.Email
+	for rows.Next() {
+		var m shop.Email
+		if err := rows.Scan(&m.To, &m.Subject, &m.Body); err != nil {
+			return nil, fmt.Errorf("scan outbox: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) execOne(ctx context.Context, what, query string, args ...any) error {
+	res, err := db.db.ExecContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return shop.Errorf(shop.ENOTFOUND, "User not found.")
+	}
+	return nil
+}
+
+func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
