@@ -64,6 +64,11 @@ func (c *testClock) Advance(d time.Duration) {
 // testOption adjusts the environment or the dependencies of a test app.
 type testOption func(env map[string]string, d *handlers.Deps)
 
+// withDBFile keeps the database in a file (so a test can read its bytes).
+func withDBFile(path string) testOption {
+	return func(env map[string]string, _ *handlers.Deps) { env["DATABASE_URL"] = "sqlite://" + path }
+}
+
 // newTestApp boots the real app on an in-memory database.
 func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	tb.Helper()
@@ -71,6 +76,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		"CAREERS_URL":    "https://careers.example.test",
 		"SESSION_SECRET": strings.Repeat("s", 40),
 		"DATA_DIR":       tb.TempDir(),
+		"DATABASE_URL":   "sqlite::memory:",
 	}
 	var deps handlers.Deps
 	for _, o := range opts {
@@ -80,7 +86,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	if err != nil {
 		tb.Fatalf("config: %v", err)
 	}
-	db, err := sqlite.Open(context.Background(), ":memory:")
+	db, err := sqlite.Open(context.Background(), cfg.SQLitePath())
 	if err != nil {
 		tb.Fatalf("open db: %v", err)
 	}
@@ -181,4 +187,14 @@ func (c *client) parse(res *http.Response) *goquery.Document {
 
 func text(doc *goquery.Document, sel string) string {
 	return strings.Join(strings.Fields(doc.Find(sel).First().Text()), " ")
+}
+
+// cookie returns the raw Set-Cookie header for name, or "".
+func setCookie(res *http.Response, name string) string {
+	for _, h := range res.Header.Values("Set-Cookie") {
+		if strings.HasPrefix(h, name+"=") {
+			return h
+		}
+	}
+	return ""
 }

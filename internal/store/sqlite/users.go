@@ -222,3 +222,10 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	return nil
 }
+
+// CountGuests reports how many guest users exist (tests and housekeeping).
+func (db *DB) CountGuests(ctx context.Context) int {
+	var n int
+	_ = db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE is_guest = 1`).Scan(&n)
+	return n
+}

@@ -1,0 +1,559 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/auth"
+)
+
+func registerForm(name, email, pw string) url.Values {
+	return url.Values{"displayName": {name}, "email": {email}, "password": {pw}, "confirmPassword": {pw}}
+}
+
+// register creates an account through the form and returns the signed-in client.
+func (a *testApp) register(t *testing.T, name, email, pw string) *client {
+	t.Helper()
+	c := a.client(t)
+	res, _ := c.postWithToken("/register", "/register", registerForm(name, email, pw))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("register %s: status %d", email, res.StatusCode)
+	}
+	return c
+}
+
+func (a *testApp) signIn(t *testing.T, c *client, email, pw, from string) *http.Response {
+	t.Helper()
+	res, _ := c.postWithToken("/login", "/login", url.Values{"email": {email}, "password": {pw}, "from": {from}})
+	return res
+}
+
+func TestRegister(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		app := newTestApp(t)
+		c := app.client(t)
+		res, _ := c.postWithToken("/register", "/register", registerForm("Ada Lovelace", "  Ada@Example.com ", "secret1"))
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/profile/setup" {
+			t.Fatalf("got %d to %q, want 303 to /profile/setup", res.StatusCode, res.Header.Get("Location"))
+		}
+		_, doc := c.get("/profile")
+		if got := text(doc, `[data-testid="profile-email"]`); got != "ada@example.com" {
+			t.Errorf("signed in as %q, want the normalised ada@example.com", got)
+		}
+	})
+
+	tests := []struct {
+		name  string
+		form  url.Values
+		field string
+		want  string
+	}{
+		{"ErrPasswordsDiffer", url.Values{"displayName": {"A"}, "email": {"a@example.com"}, "password": {"secret1"}, "confirmPassword": {"secret2"}}, "register-confirm", auth.MsgPasswordsDiffer},
+		{"ErrPasswordShort", registerForm("A", "a@example.com", "12345"), "register-password", auth.MsgPasswordTooShort},
+		{"ErrNameRequired", registerForm("", "a@example.com", "secret1"), "register-name", "Full name is required."},
+		{"ErrEmailInvalid", registerForm("A", "a@", "secret1"), "register-email", "Please enter a valid email address"},
+		{"ErrPasswordTooLong", registerForm("A", "a@example.com", strings.Repeat("p", 73)), "register-password", auth.MsgPasswordTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := newTestApp(t)
+			res, doc := app.client(t).postWithToken("/register", "/register", tt.form)
+			if res.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("status: got %d, want 422", res.StatusCode)
+			}
+			if got := text(doc, `[data-testid="`+tt.field+`-error"]`); got != tt.want {
+				t.Errorf("%s: got %q, want %q", tt.field, got, tt.want)
+			}
+			if got := doc.Find(`#register-email`).AttrOr("value", ""); got != tt.form.Get("email") {
+				t.Errorf("email not kept: got %q", got)
+			}
+			if doc.Find(`input[type="password"][value]`).Length() != 0 {
+				t.Error("a password was echoed back into the form")
+			}
+		})
+	}
+
+	t.Run("ErrEmailTaken", func(t *testing.T) {
+		app := newTestApp(t)
+		app.register(t, "Ada", "ada@example.com", "secret1")
+		res, doc := app.client(t).postWithToken("/register", "/register", registerForm("Eve", "ADA@example.com", "secret2"))
+		if res.StatusCode != http.StatusUnprocessableEntity {
+			t.Fatalf("status: got %d, want 422", res.StatusCode)
+		}
+		if got := text(doc, `[data-testid="register-email-error"]`); got != auth.MsgEmailTaken {
+			t.Errorf("got %q", got)
+		}
+	})
+
+	t.Run("SignUpModeOfLogin", func(t *testing.T) {
+		app := newTestApp(t)
+		c := app.client(t)
+		_, doc := c.get("/login?mode=signup&from=%2Fcheckout")
+		if doc.Find(`form[action="/register"] input[name="confirmPassword"]`).Length() != 1 {
+			t.Fatal("create-account mode has no registration form")
+		}
+		token := doc.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
+		form := registerForm("Ada", "ada@example.com", "secret1")
+		form.Set("_csrf", token)
+		form.Set("from", "/checkout")
+		res, _ := c.post("/register", form)
+		if got := res.Header.Get("Location"); got != "/profile/setup?from=%2Fcheckout" {
+			t.Errorf("location: got %q", got)
+		}
+	})
+}
+
+func TestNoPlaintextPasswordStored(t *testing.T) {
+	dir := t.TempDir()
+	app := newTestApp(t, withDBFile(filepath.Join(dir, "shop.db")))
+	const pw = "correct-horse-battery"
+	c := app.register(t, "Ada", "ada@example.com", pw)
+	c.postWithToken("/settings", "/settings/password", url.Values{"currentPassword": {pw}, "newPassword": {pw + "2"}, "confirmPassword": {pw + "2"}})
+	app.db.Close() // flush the WAL into the file
+	files, _ := filepath.Glob(filepath.Join(dir, "shop.db*"))
+	if len(files) == 0 {
+		t.Fatal("no database file")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(pw)) {
+			t.Errorf("%s contains the plaintext password", filepath.Base(f))
+		}
+		if !bytes.Contains(b, []byte("$2a$")) && filepath.Base(f) == "shop.db" {
+			t.Errorf("%s has no bcrypt hash", filepath.Base(f))
+		}
+	}
+}
+
+func TestSessionCookie(t *testing.T) {
+	for _, tt := range []struct {
+		base   string
+		secure bool
+	}{{"http://localhost:3000", false}, {"https://shop.example", true}} {
+		t.Run(tt.base, func(t *testing.T) {
+			app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) { env["BASE_URL"] = tt.base })
+			c := app.client(t)
+			_, doc := c.get("/register")
+			form := registerForm("Ada", "ada@example.com", "secret1")
+			form.Set("_csrf", doc.Find(`meta[name="csrf-token"]`).AttrOr("content", ""))
+			req, _ := http.NewRequest(http.MethodPost, "/register", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Referer", tt.base+"/register")
+			res := c.do(req)
+			h := setCookie(res, auth.CookieName)
+			if h == "" {
+				t.Fatalf("no session cookie set (status %d)", res.StatusCode)
+			}
+			lower := strings.ToLower(h)
+			for _, want := range []string{"httponly", "samesite=lax", "path=/"} {
+				if !strings.Contains(lower, want) {
+					t.Errorf("cookie lacks %s: %s", want, h)
+				}
+			}
+			if got := strings.Contains(lower, "secure"); got != tt.secure {
+				t.Errorf("secure: got %v, want %v: %s", got, tt.secure, h)
+			}
+		})
+	}
+}
+
+func TestLogin(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "secret1")
+
+	t.Run("ReturnsToFrom", func(t *testing.T) {
+		res := app.signIn(t, app.client(t), "ADA@example.com", "secret1", "/faq?x=1")
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/faq?x=1" {
+			t.Fatalf("got %d to %q", res.StatusCode, res.Header.Get("Location"))
+		}
+	})
+	for _, evil := range []string{"//evil.example", "https://evil.example", `/\evil.example`, "javascript:alert(1)", "evil.example", "/\t/evil.example"} {
+		t.Run("OpenRedirect "+evil, func(t *testing.T) {
+			res := app.signIn(t, app.client(t), "ada@example.com", "secret1", evil)
+			if got := res.Header.Get("Location"); got != "/" {
+				t.Errorf("from=%q: redirected to %q, want /", evil, got)
+			}
+		})
+	}
+	t.Run("SessionRotated", func(t *testing.T) {
+		c := app.client(t)
+		c.cookies[auth.CookieName] = "sess_planted-by-attacker"
+		app.signIn(t, c, "ada@example.com", "secret1", "")
+		if got := c.cookies[auth.CookieName]; got == "" || got == "sess_planted-by-attacker" {
+			t.Fatalf("session id not rotated at sign-in: %q", got)
+		}
+		before := c.cookies[auth.CookieName]
+		// A session that merely carries state (the guest flow) is rotated too.
+		c.postWithToken("/", "/logout", url.Values{})
+		if c.cookies[auth.CookieName] == before {
+			t.Error("session id survived sign-out")
+		}
+		stolen := app.client(t)
+		stolen.cookies[auth.CookieName] = before
+		if res, _ := stolen.get("/profile"); res.StatusCode != http.StatusSeeOther {
+			t.Errorf("old session id still signed in after sign-out: %d", res.StatusCode)
+		}
+	})
+	for _, tt := range []struct{ name, email, pw string }{
+		{"ErrWrongPassword", "ada@example.com", "wrong-password"},
+		{"ErrUnknownEmail", "nobody@example.com", "secret1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := app.client(t)
+			res, doc := c.postWithToken("/login", "/login", url.Values{"email": {tt.email}, "password": {tt.pw}})
+			if res.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("status: got %d, want 422", res.StatusCode)
+			}
+			if got := text(doc, `[data-testid="form-alert"]`); got != auth.MsgBadCredentials {
+				t.Errorf("message: got %q, want %q (same for both)", got, auth.MsgBadCredentials)
+			}
+			if got := doc.Find(`#login-email`).AttrOr("value", ""); got != tt.email {
+				t.Errorf("email not kept: %q", got)
+			}
+		})
+	}
+}
+
+func TestLogin_Throttled(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "secret1")
+	app.register(t, "Bob", "bob@example.com", "secret2")
+	c := app.client(t)
+	for i := 1; i <= 5; i++ {
+		if res := app.signIn(t, c, "ada@example.com", "nope-nope", ""); res.StatusCode != http.StatusUnprocessableEntity {
+			t.Fatalf("attempt %d: got %d, want 422", i, res.StatusCode)
+		}
+	}
+	res, _ := c.postWithToken("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"secret1"}})
+	if res.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("6th attempt: got %d, want 429", res.StatusCode)
+	}
+	_, doc := c.postWithToken("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"x"}})
+	if got := text(doc, `[data-testid="form-alert"]`); got != handlers.MsgTooManyAttempts {
+		t.Errorf("message: got %q", got)
+	}
+	if res := app.signIn(t, c, "bob@example.com", "secret2", ""); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("another account from the same address: got %d, want 303", res.StatusCode)
+	}
+	app.clock.Advance(61 * time.Second)
+	if res := app.signIn(t, app.client(t), "ada@example.com", "secret1", ""); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("after a minute: got %d, want 303", res.StatusCode)
+	}
+}
+
+func TestLogin_SuccessesDoNotCount(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "secret1")
+	for i := 0; i < 8; i++ {
+		if res := app.signIn(t, app.client(t), "ada@example.com", "secret1", ""); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("sign-in %d: got %d", i+1, res.StatusCode)
+		}
+	}
+}
+
+func TestCSRF_RejectsAndChangesNothing(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client(t)
+	c.get("/register")
+	res, _ := c.post("/register", registerForm("Ada", "ada@example.com", "secret1"))
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("status: got %d, want 403", res.StatusCode)
+	}
+	if res := app.signIn(t, app.client(t), "ada@example.com", "secret1", ""); res.StatusCode == http.StatusSeeOther {
+		t.Error("the rejected registration created an account")
+	}
+}
+
+func TestGuards(t *testing.T) {
+	app := newTestApp(t)
+	guest := app.client(t)
+	if res, _ := guest.postWithToken("/", "/guest", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("continue as guest: %d", res.StatusCode)
+	}
+	for _, path := range []string{"/profile", "/profile/setup", "/settings"} {
+		for name, c := range map[string]*client{"Visitor": app.client(t), "Guest": guest} {
+			t.Run(name+path, func(t *testing.T) {
+				res, _ := c.get(path)
+				if want := "/login?from=" + url.QueryEscape(path); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != want {
+					t.Errorf("got %d to %q, want 303 to %q", res.StatusCode, res.Header.Get("Location"), want)
+				}
+			})
+		}
+	}
+}
+
+func TestGuest(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client(t)
+	res, _ := c.postWithToken("/", "/guest", url.Values{"from": {"/faq"}})
+	if res.Header.Get("Location") != "/faq" {
+		t.Fatalf("location: got %q", res.Header.Get("Location"))
+	}
+	_, doc := c.get("/faq")
+	if doc.Find(`.nav-wide [data-testid="account-menu"]`).Length() != 1 {
+		t.Fatal("guest does not see the account menu")
+	}
+	if doc.Find(`.nav-wide [data-testid="login-link"]`).Length() != 0 {
+		t.Error("guest still sees the Login link")
+	}
+	// Registering hands the guest over: the account is signed in and the
+	// guest row is gone.
+	res, _ = c.postWithToken("/register", "/register", registerForm("Ada", "ada@example.com", "secret1"))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("register as guest: %d", res.StatusCode)
+	}
+	if n := app.db.CountGuests(context.Background()); n != 0 {
+		t.Errorf("guests left after hand-over: %d", n)
+	}
+}
+
+func TestGuestIDs(t *testing.T) {
+	app := newTestApp(t)
+	seen := map[string]bool{}
+	re := regexp.MustCompile(`^guest_\d{13}_[0-9a-f]{12}$`)
+	svc := &auth.Service{Users: app.db, Now: app.clock.Now} // frozen clock: same millisecond for all
+	for i := 0; i < 50; i++ {
+		u, err := svc.NewGuest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !re.MatchString(u.ID) || seen[u.ID] || !u.IsGuest || u.Email != "" {
+			t.Fatalf("bad or repeated guest %+v", u)
+		}
+		seen[u.ID] = true
+	}
+}
+
+func TestLogout(t *testing.T) {
+	app := newTestApp(t)
+	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	res, _ := c.postWithToken("/profile", "/logout", url.Values{})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
+		t.Fatalf("got %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := c.get("/profile"); res.StatusCode != http.StatusSeeOther {
+		t.Error("still signed in after logout")
+	}
+}
+
+func TestProfile(t *testing.T) {
+	app := newTestApp(t)
+	c := app.register(t, "Ada Lovelace", "ada@example.com", "secret1")
+	_, doc := c.get("/profile")
+	if got := text(doc, `[data-testid="profile-name"]`); got != "Ada Lovelace" {
+		t.Errorf("name: got %q", got)
+	}
+	if got := text(doc, `.profile-head .avatar`); got != "A" {
+		t.Errorf("avatar initial: got %q", got)
+	}
+	if got := text(doc, `[data-testid="account-summary"] div:first-child dd`); got != "November 2026" {
+		t.Errorf("member since: %q", got)
+	}
+	if doc.Find(`[data-testid="profile-form"]`).Length() != 0 {
+		t.Error("view mode shows the form")
+	}
+	_, doc = c.get("/profile?edit=1")
+	if n := doc.Find(`#profile-country option`).Length(); n != 10 {
+		t.Errorf("countries: got %d, want 10", n)
+	}
+
+	form := url.Values{"displayName": {"Ada King"}, "phoneNumber": {"+44 20 7946 0958"}, "address": {"12 St James's Square"},
+		"city": {"London"}, "state": {""}, "zipCode": {"SW1Y 4LE"}, "country": {"Atlantis"}}
+	res, doc := c.postWithToken("/profile?edit=1", "/profile", form)
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("bad country: got %d, want 422", res.StatusCode)
+	}
+	if got := text(doc, `[data-testid="profile-country-error"]`); got != "Please choose a country from the list." {
+		t.Errorf("country error: %q", got)
+	}
+	if got := doc.Find(`#profile-city`).AttrOr("value", ""); got != "London" {
+		t.Errorf("typed city lost: %q", got)
+	}
+
+	form.Set("country", "United Kingdom")
+	res, _ = c.postWithToken("/profile?edit=1", "/profile", form)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: got %d", res.StatusCode)
+	}
+	_, doc = c.get("/profile")
+	if got := text(doc, `[data-testid="flash"]`); got != handlers.MsgProfileUpdated {
+		t.Errorf("flash: %q", got)
+	}
+	info := text(doc, `[data-testid="profile-info"]`)
+	for _, want := range []string{"Ada King", "London", "SW1Y 4LE", "United Kingdom"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("profile lacks %q: %s", want, info)
+		}
+	}
+}
+
+func TestProfileSetup(t *testing.T) {
+	app := newTestApp(t)
+	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	_, doc := c.get("/profile/setup")
+	if got := doc.Find(`#setup-country option[selected]`).AttrOr("value", ""); got != "United States" {
+		t.Errorf("default country: %q", got)
+	}
+	res, _ := c.postWithToken("/profile/setup", "/profile/setup", url.Values{"action": {"skip"}})
+	if res.Header.Get("Location") != "/profile" {
+		t.Errorf("skip: went to %q", res.Header.Get("Location"))
+	}
+	res, _ = c.postWithToken("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Paris"}, "country": {"France"}})
+	if res.Header.Get("Location") != "/profile" {
+		t.Fatalf("save: went to %q (%d)", res.Header.Get("Location"), res.StatusCode)
+	}
+	_, doc = c.get("/profile")
+	if info := text(doc, `[data-testid="profile-info"]`); !strings.Contains(info, "Paris") || !strings.Contains(info, "France") {
+		t.Errorf("setup not saved: %s", info)
+	}
+}
+
+func TestSettings(t *testing.T) {
+	app := newTestApp(t)
+	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	other := app.client(t)
+	app.signIn(t, other, "ada@example.com", "secret1", "")
+
+	res, doc := c.postWithToken("/settings", "/settings/password", url.Values{"currentPassword": {"wrong1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="current-password-error"]`) != auth.MsgWrongPassword {
+		t.Fatalf("wrong current password: %d %q", res.StatusCode, text(doc, `[data-testid="current-password-error"]`))
+	}
+	res, _ = c.postWithToken("/settings", "/settings/password", url.Values{"currentPassword": {"secret1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("change password: %d", res.StatusCode)
+	}
+	if res, _ := c.get("/settings"); res.StatusCode != http.StatusOK {
+		t.Error("the session that changed the password was signed out")
+	}
+	if res, _ := other.get("/settings"); res.StatusCode != http.StatusSeeOther {
+		t.Error("another session survived the password change")
+	}
+	if res := app.signIn(t, app.client(t), "ada@example.com", "secret9", ""); res.StatusCode != http.StatusSeeOther {
+		t.Error("cannot sign in with the new password")
+	}
+
+	third := app.client(t)
+	app.signIn(t, third, "ada@example.com", "secret9", "")
+	c.postWithToken("/settings", "/settings/sessions", url.Values{})
+	if res, _ := third.get("/settings"); res.StatusCode != http.StatusSeeOther {
+		t.Error("sign out everywhere else left another session signed in")
+	}
+	if res, _ := c.get("/settings"); res.StatusCode != http.StatusOK {
+		t.Error("sign out everywhere else signed out this session")
+	}
+
+	res, doc = c.postWithToken("/settings", "/settings/delete", url.Values{"confirm": {"delete"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="delete-confirm-error"]`) != handlers.MsgDeleteConfirm {
+		t.Fatalf("unconfirmed delete: %d", res.StatusCode)
+	}
+	res, _ = c.postWithToken("/settings", "/settings/delete", url.Values{"confirm": {"DELETE"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %d", res.StatusCode)
+	}
+	if res := app.signIn(t, app.client(t), "ada@example.com", "secret9", ""); res.StatusCode == http.StatusSeeOther {
+		t.Error("deleted account can still sign in")
+	}
+	if _, _, err := app.db.UserByEmail(context.Background(), "ada@example.com"); err == nil {
+		t.Error("deleted user's row is still there")
+	}
+}
+
+var resetLink = regexp.MustCompile(`http://localhost:3000(/reset-password\?token=[A-Za-z0-9_-]+)`)
+
+func TestPasswordReset(t *testing.T) {
+	app := newTestApp(t)
+	ada := app.register(t, "Ada", "ada@example.com", "secret1")
+	ctx := context.Background()
+
+	for _, email := range []string{"nobody@example.com", "ADA@example.com"} {
+		res, _ := app.client(t).postWithToken("/forgot-password", "/forgot-password", url.Values{"email": {email}})
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/forgot-password" {
+			t.Fatalf("%s: got %d to %q", email, res.StatusCode, res.Header.Get("Location"))
+		}
+	}
+	mails, err := app.db.Outbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mails) != 1 || mails[0].To != "ada@example.com" {
+		t.Fatalf("outbox: %+v, want one mail to ada", mails)
+	}
+	m := resetLink.FindStringSubmatch(mails[0].Body)
+	if m == nil {
+		t.Fatalf("no reset link in %q", mails[0].Body)
+	}
+
+	c := app.client(t)
+	_, doc := c.get(m[1])
+	token := doc.Find(`input[name="token"]`).AttrOr("value", "")
+	res, doc := c.postWithToken(m[1], "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"other"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="reset-confirm-error"]`) != auth.MsgPasswordsDiffer {
+		t.Fatalf("mismatch: %d", res.StatusCode)
+	}
+	res, _ = c.postWithToken(m[1], "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/profile" {
+		t.Fatalf("reset: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := c.get("/profile"); res.StatusCode != http.StatusOK {
+		t.Error("not signed in after the reset")
+	}
+	if res, _ := ada.get("/profile"); res.StatusCode != http.StatusSeeOther {
+		t.Error("an older session survived the reset")
+	}
+	res, doc = app.client(t).postWithToken(m[1], "/reset-password", url.Values{"token": {token}, "password": {"again-1"}, "confirmPassword": {"again-1"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(text(doc, `[data-testid="form-alert"]`), "invalid or has expired") {
+		t.Errorf("token reused: %d %q", res.StatusCode, text(doc, `[data-testid="form-alert"]`))
+	}
+	if res := app.signIn(t, app.client(t), "ada@example.com", "new-secret", ""); res.StatusCode != http.StatusSeeOther {
+		t.Error("cannot sign in with the new password")
+	}
+}
+
+func TestPasswordReset_Expires(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "secret1")
+	app.client(t).postWithToken("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
+	mails, _ := app.db.Outbox(context.Background())
+	link := resetLink.FindStringSubmatch(mails[0].Body)[1]
+	token := strings.TrimPrefix(link, "/reset-password?token=")
+	app.clock.Advance(61 * time.Minute)
+	res, _ := app.client(t).postWithToken(link, "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("expired token: got %d, want 422", res.StatusCode)
+	}
+}
+
+func TestSession_Expiry(t *testing.T) {
+	t.Run("Idle", func(t *testing.T) {
+		app := newTestApp(t)
+		c := app.register(t, "Ada", "ada@example.com", "secret1")
+		app.clock.Advance(auth.IdleTimeout + time.Hour)
+		if res, _ := c.get("/profile"); res.StatusCode != http.StatusSeeOther {
+			t.Error("idle session still signed in")
+		}
+	})
+	t.Run("Absolute", func(t *testing.T) {
+		app := newTestApp(t)
+		c := app.register(t, "Ada", "ada@example.com", "secret1")
+		for d := time.Duration(0); d < auth.AbsoluteTimeout; d += 2 * 24 * time.Hour {
+			app.clock.Advance(2 * 24 * time.Hour)
+			c.get("/profile") // an active shopper, never idle
+		}
+		app.clock.Advance(time.Hour)
+		if res, _ := c.get("/profile"); res.StatusCode != http.StatusSeeOther {
+			t.Error("session outlived its absolute lifetime")
+		}
+	})
+}
