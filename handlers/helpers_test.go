@@ -20,8 +20,8 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
-	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
 )
