@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -37,6 +40,10 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 
+	if len(args) > 0 {
+		return command(ctx, cfg, log, args)
+	}
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -46,6 +53,17 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 	defer db.Close()
 	go sweepExpired(ctx, db.KV(), log)
+
+	cat := catalog.NewService(db, log)
+	if cfg.CatalogURL != "" {
+		syncer := &catalog.Syncer{
+			Service: cat, BaseURL: cfg.CatalogURL, Interval: cfg.CatalogSyncInterval,
+			Client: &http.Client{Timeout: 15 * time.Second}, Retries: 3, Backoff: 2 * time.Second, Log: log,
+		}
+		go syncer.Run(ctx)
+	} else if err := cat.LoadBuiltin(ctx); err != nil {
+		return err
+	}
 
 	assets, err := loadAssets(cfg.Dev)
 	if err != nil {
@@ -82,6 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		},
 		Sessions: auth.NewSessions(db.KV(), cfg.Secure(), db, time.Now, log),
 		Google:   google,
+		Catalog:  cat,
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)
@@ -100,6 +119,26 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// command runs a sub-command such as "catalog import FILE.json".
+func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []string) error {
+	switch {
+	case len(args) == 3 && args[0] == "catalog" && args[1] == "import":
+		db, err := sqlite.Open(ctx, cfg.SQLitePath())
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		parsed, err := catalog.NewService(db, log).ImportFile(ctx, args[2])
+		if err != nil {
+			return fmt.Errorf("import %s: %w", args[2], err)
+		}
+		fmt.Printf("imported %d products (%d skipped) from %s\n", len(parsed.Products), parsed.Skipped, args[2])
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q; commands: catalog import FILE.json", strings.Join(args, " "))
+	}
 }
 
 // loadAssets serves the embedded assets, or in development the files on disk

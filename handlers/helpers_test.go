@@ -20,6 +20,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -107,6 +108,10 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Auth = &auth.Service{Users: db, Resets: db, Mailer: &mail.Outbox{Store: db, Log: log},
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
+	deps.Catalog = catalog.NewService(db, log)
+	if err := deps.Catalog.LoadBuiltin(context.Background()); err != nil {
+		tb.Fatalf("built-in catalogue: %v", err)
+	}
 	app := handlers.New(deps)
 	return &testApp{app: app, db: db, cfg: cfg, clock: clock}
 }

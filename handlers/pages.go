@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,7 +14,13 @@ func (a *App) home(c *fiber.Ctx) error {
 	// it mounts the cart badge island.
 	f := a.islandFrame(c, "")
 	f.Description = "Electronics, fashion, jewelry and home goods at " + a.Config.ShopName + "."
-	return render(c, fiber.StatusOK, pages.Home(f))
+	f.Canonical = a.Config.BaseURL.String() + "/"
+	featured, err := a.Catalog.Store.FeaturedProducts(c.UserContext(), featuredOnLanding)
+	if err != nil {
+		// The landing page still works; the carousel shows its empty state.
+		a.Log.Error("featured products", "err", err, "request_id", requestID(c))
+	}
+	return render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, f.CSRFToken, 4)))
 }
 
 func (a *App) faq(c *fiber.Ctx) error {
@@ -28,21 +33,6 @@ func (a *App) shipping(c *fiber.Ctx) error {
 
 func (a *App) returns(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, pages.Returns(a.frame(c, "Returns & Refunds")))
-}
-
-// search shows results for q. A blank query (which the form's required
-// pattern already stops in browsers) goes back where it came from.
-func (a *App) search(c *fiber.Ctx) error {
-	q := strings.TrimSpace(c.Query("q"))
-	if q == "" {
-		back := refererPath(c)
-		if back == "" || strings.HasPrefix(back, "/search") {
-			back = "/products"
-		}
-		return c.Redirect(back, fiber.StatusSeeOther)
-	}
-	f := a.frame(c, "Search: "+q)
-	return render(c, fiber.StatusOK, pages.Search(f, pages.SearchPage{Query: q}))
 }
 
 // healthz reports whether the shop can serve: the database must answer.

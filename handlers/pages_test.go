@@ -193,7 +193,12 @@ func TestSearch(t *testing.T) {
 		})
 	}
 	t.Run("Trimmed", func(t *testing.T) {
-		res, doc := app.client(t).get("/search?q=%20%20desk%20lamp%20")
+		c := app.client(t)
+		res, _ := c.get("/search?q=%20%20desk%20lamp%20")
+		if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/search?q=desk+lamp" {
+			t.Fatalf("got %d to %q, want 302 to the canonical /search?q=desk+lamp", res.StatusCode, res.Header.Get("Location"))
+		}
+		res, doc := c.get("/search?q=desk+lamp")
 		if res.StatusCode != 200 {
 			t.Fatalf("status: got %d", res.StatusCode)
 		}

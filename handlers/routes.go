@@ -18,6 +18,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/static"
@@ -36,6 +37,8 @@ type Deps struct {
 	Sessions *auth.Sessions
 	// Google is nil when Google sign-in is not configured.
 	Google *auth.Google
+	// Catalog answers catalogue queries.
+	Catalog *catalog.Service
 	// Storage keeps CSRF tokens (and later sessions) server-side.
 	Storage fiber.Storage
 	// Now is the clock; tests replace it.
@@ -76,8 +79,13 @@ func New(d Deps) *fiber.App {
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: a.logPanic}))
 	app.Use(requestid.New())
 	app.Use(a.accessLog)
+	policy := csp
+	if d.Config.CatalogURL != "" {
+		// Imported products show images from the catalogue service's hosts.
+		policy = strings.Replace(policy, "img-src 'self' data:", "img-src 'self' data: https:", 1)
+	}
 	app.Use(helmet.New(helmet.Config{
-		ContentSecurityPolicy: csp,
+		ContentSecurityPolicy: policy,
 		// same-origin keeps the Referer on our own posts, which Fiber's CSRF
 		// check requires over HTTPS, and hides it from other sites.
 		ReferrerPolicy:            "same-origin",
@@ -96,6 +104,8 @@ func New(d Deps) *fiber.App {
 	app.Get(static.Prefix+"*", a.serveStatic)
 	app.Get("/favicon.ico", a.serveFavicon)
 	app.Get("/healthz", a.healthz)
+	app.Get("/robots.txt", a.robots)
+	app.Get("/sitemap.xml", a.sitemap)
 	app.Use(etag.New(etag.Config{Weak: true}))
 	app.Use(d.Sessions.Middleware)
 	app.Use(csrf.New(csrf.Config{
@@ -116,6 +126,9 @@ func New(d Deps) *fiber.App {
 	// Routes.
 	app.Get("/", a.home)
 	app.Get("/search", a.search)
+	app.Get("/products", a.products)
+	app.Get("/product/:id", a.product)
+	app.Get("/api/products", a.productsAPI)
 	app.Get("/contact", a.contactPage)
 	app.Post("/contact", a.contactSubmit)
 	app.Get("/faq", a.faq)

@@ -228,6 +228,7 @@ export function useShop() {
         viewport,
         baseURL: this.server.baseURL,
       });
+      context.setDefaultTimeout(WAIT_MS);
       if (blockScripts) {
         await context.route('**/*', (r) => (r.request().resourceType() === 'script' ? r.abort() : r.continue()));
       }

@@ -51,6 +51,11 @@ async function submitContact(page) {
   return res;
 }
 
+/** A form field by its accessible name (what a screen reader announces). */
+function field(page, name) {
+  return page.getByRole('textbox', { name, exact: true });
+}
+
 /** Turns off the browser's own validation so the server's is what the shopper sees. */
 async function disableBrowserValidation(page) {
   await page.evaluate(() => {
@@ -149,9 +154,9 @@ describe('foundation', () => {
       assert.equal(await page.title(), 'Contact Us | Nocturne');
       assert.equal(await text(page.locator('h1')), 'Contact Us');
       for (const label of ['Name', 'Email', 'Subject', 'Message']) {
-        const field = page.getByLabel(label, { exact: true });
-        await expectVisible(field, `the ${label} field`);
-        assert.equal(await field.inputValue(), '', `${label} starts empty`);
+        const input = field(page, label);
+        await expectVisible(input, `the ${label} field`);
+        assert.equal(await input.inputValue(), '', `${label} starts empty`);
       }
       await expectVisible(page.getByRole('button', { name: 'Send Message' }), 'the Send Message button');
     });
@@ -336,7 +341,7 @@ describe('foundation', () => {
     forEachMode('missing fields are explained next to each field and typed text is kept', async ({ page }) => {
       await open(page, '/contact');
       await disableBrowserValidation(page);
-      await page.getByLabel('Subject', { exact: true }).fill('Order question');
+      await field(page, 'Subject').fill('Order question');
       const res = await submitContact(page);
       assert.equal(res.status(), 422);
 
@@ -355,7 +360,7 @@ describe('foundation', () => {
         assert.equal(await input.getAttribute('aria-describedby'), `${id}-error`, `#${id} points at its error`);
       }
       assert.equal(await page.getByTestId('contact-subject-error').count(), 0, 'Subject was given, so no error');
-      assert.equal(await page.getByLabel('Subject', { exact: true }).inputValue(), 'Order question', 'the typed Subject is kept');
+      assert.equal(await field(page, 'Subject').inputValue(), 'Order question', 'the typed Subject is kept');
       assert.equal(await page.getByTestId('flash').count(), 0);
     });
 
@@ -363,10 +368,10 @@ describe('foundation', () => {
       const name = unique('Invalid Email');
       await open(page, '/contact');
       await disableBrowserValidation(page);
-      await page.getByLabel('Name', { exact: true }).fill(name);
-      await page.getByLabel('Email', { exact: true }).fill('not-an-email');
-      await page.getByLabel('Subject', { exact: true }).fill('Hello');
-      await page.getByLabel('Message', { exact: true }).fill('Is this stored?');
+      await field(page, 'Name').fill(name);
+      await field(page, 'Email').fill('not-an-email');
+      await field(page, 'Subject').fill('Hello');
+      await field(page, 'Message').fill('Is this stored?');
       const res = await submitContact(page);
       assert.equal(res.status(), 422);
 
@@ -374,9 +379,9 @@ describe('foundation', () => {
       for (const id of ['contact-name', 'contact-subject', 'contact-message']) {
         assert.equal(await page.getByTestId(`${id}-error`).count(), 0, `no error for #${id}`);
       }
-      assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), name);
-      assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), 'not-an-email');
-      assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), 'Is this stored?');
+      assert.equal(await field(page, 'Name').inputValue(), name);
+      assert.equal(await field(page, 'Email').inputValue(), 'not-an-email');
+      assert.equal(await field(page, 'Message').inputValue(), 'Is this stored?');
 
       const rows = shop.queryDB(t, `SELECT id FROM contact_messages WHERE name = ${sqlString(name)}`);
       if (rows) assert.deepEqual(rows, [], 'a rejected message is not stored');
@@ -390,10 +395,10 @@ describe('foundation', () => {
         message: 'Order 1042 has not arrived yet.\nCould you check?',
       };
       await open(page, '/contact');
-      await page.getByLabel('Name', { exact: true }).fill(msg.name);
-      await page.getByLabel('Email', { exact: true }).fill(msg.email);
-      await page.getByLabel('Subject', { exact: true }).fill(msg.subject);
-      await page.getByLabel('Message', { exact: true }).fill(msg.message);
+      await field(page, 'Name').fill(msg.name);
+      await field(page, 'Email').fill(msg.email);
+      await field(page, 'Subject').fill(msg.subject);
+      await field(page, 'Message').fill(msg.message);
       const res = await submitContact(page);
       assert.equal(res.status(), 303, 'the POST answers with a redirect');
 
@@ -403,7 +408,7 @@ describe('foundation', () => {
       assert.equal(await flash.getAttribute('role'), 'status', 'the success message is announced');
       assert.equal(pathOf(page), '/contact');
       for (const label of ['Name', 'Email', 'Subject', 'Message']) {
-        assert.equal(await page.getByLabel(label, { exact: true }).inputValue(), '', `${label} is empty again`);
+        assert.equal(await field(page, label).inputValue(), '', `${label} is empty again`);
       }
       assert.equal(await page.locator('.field-error').count(), 0);
 
@@ -450,10 +455,10 @@ describe('foundation', () => {
       await page.locator('[data-testid=contact-form] input[name=_csrf]').evaluate((el) => {
         el.value = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
       });
-      await page.getByLabel('Name', { exact: true }).fill('Mallory');
-      await page.getByLabel('Email', { exact: true }).fill(email);
-      await page.getByLabel('Subject', { exact: true }).fill('Hi');
-      await page.getByLabel('Message', { exact: true }).fill('Forged token');
+      await field(page, 'Name').fill('Mallory');
+      await field(page, 'Email').fill(email);
+      await field(page, 'Subject').fill('Hi');
+      await field(page, 'Message').fill('Forged token');
       const res = await submitContact(page);
       assert.equal(res.status(), 403);
       assert.equal(await text(page.locator('h1')), 'This form has expired');

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is everything the server needs to start.
@@ -35,6 +36,10 @@ type Config struct {
 	GoogleDiscoveryURL string
 	// SMTPURL sends e-mail over SMTP; empty keeps e-mails in the outbox table.
 	SMTPURL string
+	// CatalogURL is a FakeStore-shaped catalogue service to import from
+	// every CatalogSyncInterval; empty serves the built-in catalogue.
+	CatalogURL          string
+	CatalogSyncInterval time.Duration
 }
 
 // GoogleEnabled reports whether the Google button shows.
@@ -125,6 +130,21 @@ func Load(getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("GOOGLE_DISCOVERY_URL must be an absolute http(s) URL, got %q", cfg.GoogleDiscoveryURL)
 	}
 	cfg.SMTPURL = getenv("SMTP_URL")
+	if v := getenv("CATALOG_URL"); v != "" {
+		cu, err := url.Parse(v)
+		if err != nil || (cu.Scheme != "http" && cu.Scheme != "https") || cu.Host == "" {
+			return nil, fmt.Errorf("CATALOG_URL must be an absolute http(s) URL such as https://fakestoreapi.com, got %q", v)
+		}
+		cfg.CatalogURL = strings.TrimRight(v, "/")
+	}
+	cfg.CatalogSyncInterval = time.Hour
+	if v := getenv("CATALOG_SYNC_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 10*time.Second {
+			return nil, fmt.Errorf("CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h, got %q", v)
+		}
+		cfg.CatalogSyncInterval = d
+	}
 
 	if v := getenv("SESSION_SECRET"); v != "" {
 		if len(v) < minSecretLength {

@@ -3,7 +3,11 @@
 // Frame view model and call no service.
 package layout
 
-import "github.com/nocturne/storefront/internal/shop"
+import (
+	"github.com/a-h/templ"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
 
 // Frame is what the shared frame needs to know about the current request.
 type Frame struct {
@@ -22,6 +26,13 @@ type Frame struct {
 	Flash       string
 	CurrentPath string // path and query of this page, for "from" links
 	Year        int
+	// Canonical is the page's one URL (absolute), when it has one.
+	Canonical string
+	// OGImage and OGType describe the page to link previews.
+	OGImage string
+	OGType  string
+	// Head holds extra head elements, such as a product's JSON-LD.
+	Head templ.Component
 }
 
 // HasIslands reports whether the page loads the islands script.

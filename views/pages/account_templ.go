@@ -646,4 +646,6 @@ func ResetPassword(f layout.Frame, p ResetPasswordPage) templ.Component {
 	})
 }
 
+func queryEscape(s string) string { return url.QueryEscape(s) }
+
 var _ = templruntime.GeneratedTemplate

@@ -1,0 +1,326 @@
+package handlers
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/components"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// Texts of the catalogue's error states (spec §8).
+const (
+	MsgProductsFailed = "Failed to load products. Please try again later."
+	MsgProductFailed  = "Failed to load product details. Please try again later."
+	featuredOnLanding = 8
+)
+
+// cards turns products into card view models for this request.
+func (a *App) cards(c *fiber.Ctx, products []shop.Product, csrf string, eager int) []components.Card {
+	set, _ := a.Assets.Current()
+	returnTo := localPath(string(c.Request().URI().RequestURI()))
+	out := make([]components.Card, len(products))
+	for i, p := range products {
+		out[i] = components.Card{
+			Product:   p,
+			ImageURL:  imageURL(set, p.Image),
+			LazyImage: i >= eager,
+			ReturnTo:  returnTo,
+			CSRF:      csrf,
+		}
+	}
+	return out
+}
+
+// imageURL resolves a product image: a built-in asset name to its hashed
+// URL, an imported absolute URL as it is.
+func imageURL(set interface{ URL(string) string }, image string) string {
+	if strings.HasPrefix(image, "https://") || strings.HasPrefix(image, "http://") {
+		return image
+	}
+	if set != nil {
+		if u := set.URL(image); u != "" {
+			return u
+		}
+	}
+	if set != nil {
+		return set.URL("img/products/placeholder.svg")
+	}
+	return ""
+}
+
+func (a *App) categories(c *fiber.Ctx) []string {
+	cats, err := a.Catalog.Store.Categories(c.UserContext())
+	if err != nil {
+		// The filter still works with the categories it cannot list (spec §8:
+		// a category list failure is only logged).
+		a.Log.Error("load categories", "err", err, "request_id", requestID(c))
+	}
+	return cats
+}
+
+// listing builds the grid view model for filter f at path ("/products" or
+// "/search").
+func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter, csrf string) (pages.Listing, error) {
+	page, err := a.Catalog.List(c.UserContext(), f.ProductFilter)
+	if err != nil {
+		a.Log.Error("list products", "err", err, "request_id", requestID(c))
+		return pages.Listing{Error: MsgProductsFailed, RetryURL: withQuery(path, f.Query(f.Page))}, nil
+	}
+	pagesN := max(1, int(math.Ceil(float64(page.Total)/float64(f.PageSize))))
+	l := pages.Listing{
+		Cards: a.cards(c, page.Products, csrf, 4),
+		Total: page.Total,
+		Page:  f.Page,
+		Pages: pagesN,
+	}
+	if f.Page > 1 {
+		l.PrevURL = withQuery(path, f.Query(f.Page-1))
+	}
+	if f.Page < pagesN {
+		l.NextURL = withQuery(path, f.Query(f.Page+1))
+	}
+	for _, n := range pageWindow(f.Page, pagesN) {
+		if n == 0 {
+			l.Links = append(l.Links, pages.PageLink{Gap: true})
+			continue
+		}
+		l.Links = append(l.Links, pages.PageLink{Number: n, URL: withQuery(path, f.Query(n)), Current: n == f.Page})
+	}
+	props, _ := json.Marshal(map[string]any{
+		"page":     f.Page,
+		"hasMore":  f.Page < pagesN,
+		"nextApi":  withQuery("/api/products", f.Query(f.Page+1)),
+		"basePath": path,
+	})
+	l.IslandJSON = string(props)
+	return l, nil
+}
+
+// pageWindow lists the page numbers to link: the first, the last, and two
+// either side of the current one; 0 marks a gap.
+func pageWindow(cur, last int) []int {
+	var out []int
+	for n := 1; n <= last; n++ {
+		if n == 1 || n == last || (n >= cur-2 && n <= cur+2) {
+			out = append(out, n)
+		} else if len(out) > 0 && out[len(out)-1] != 0 {
+			out = append(out, 0)
+		}
+	}
+	return out
+}
+
+func withQuery(path, q string) string {
+	if q == "" {
+		return path
+	}
+	return path + "?" + q
+}
+
+// filterForm is the form view model of an applied filter.
+func filterForm(action string, f catalog.Filter, cats []string) pages.FilterForm {
+	return pages.FilterForm{Action: action, Query: f.ProductFilter.Query, Category: f.Category, Sort: f.Sort,
+		MinPrice: f.MinPriceText, MaxPrice: f.MaxPriceText, MinRating: f.MinRating, Categories: cats}
+}
+
+// canonical redirects a listing URL to its one canonical form, so the query
+// string always shows exactly the filters that are applied. It returns ""
+// when the request is already canonical.
+func canonical(c *fiber.Ctx, path string, f catalog.Filter) string {
+	want := f.Query(f.Page)
+	have := string(c.Request().URI().QueryString())
+	if have == want {
+		return ""
+	}
+	if wv, err := url.ParseQuery(want); err == nil {
+		if hv, err := url.ParseQuery(have); err == nil && wv.Encode() == hv.Encode() {
+			return ""
+		}
+	}
+	return withQuery(path, want)
+}
+
+func (a *App) products(c *fiber.Ctx) error {
+	cats := a.categories(c)
+	f := catalog.ParseFilter(query(c), cats)
+	f.ProductFilter.Query = "" // /products does not search; /search does
+	if to := canonical(c, "/products", f); to != "" {
+		return c.Redirect(to, fiber.StatusFound)
+	}
+	fr := a.islandFrame(c, "")
+	l, _ := a.listing(c, "/products", f, fr.CSRFToken)
+	if l.Error == "" && f.Page > l.Pages {
+		return c.Redirect(withQuery("/products", f.Query(l.Pages)), fiber.StatusFound)
+	}
+	heading := "All Products"
+	switch {
+	case f.Category == shop.FeaturedCategory:
+		heading = "Featured Products"
+	case f.Category != "":
+		heading = pages.CategoryLabel(f.Category) + " Products"
+	}
+	fr.Title = heading
+	if f.Page > 1 {
+		fr.Title += fmt.Sprintf(" – Page %d", f.Page)
+	}
+	fr.Description = "Shop " + strings.ToLower(heading) + " at " + a.Config.ShopName + "."
+	fr.Canonical = a.Config.BaseURL.String() + withQuery("/products", f.Query(f.Page))
+	status := fiber.StatusOK
+	if l.Error != "" {
+		status = fiber.StatusServiceUnavailable
+	}
+	return render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats), Listing: l}))
+}
+
+func (a *App) search(c *fiber.Ctx) error {
+	cats := a.categories(c)
+	f := catalog.ParseFilter(query(c), cats)
+	if f.ProductFilter.Query == "" {
+		back := refererPath(c)
+		if back == "" || strings.HasPrefix(back, "/search") {
+			back = "/products"
+		}
+		return c.Redirect(back, fiber.StatusSeeOther)
+	}
+	if to := canonical(c, "/search", f); to != "" {
+		return c.Redirect(to, fiber.StatusFound)
+	}
+	fr := a.islandFrame(c, "Search: "+f.ProductFilter.Query)
+	l, _ := a.listing(c, "/search", f, fr.CSRFToken)
+	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats), Listing: l}
+	if s, err := a.Catalog.Suggest(c.UserContext(), p.Query); err != nil {
+		a.Log.Error("search suggestion", "err", err, "request_id", requestID(c))
+	} else if s != "" && !strings.EqualFold(s, p.Query) {
+		p.Suggestion, p.SuggestionURL = s, "/search?q="+url.QueryEscape(s)
+	}
+	return render(c, fiber.StatusOK, pages.Search(fr, p))
+}
+
+// productsAPI serves the next page of a listing to the infinite-scroll
+// island: the cards as server-rendered HTML (the same markup as the page),
+// and where to go next.
+func (a *App) productsAPI(c *fiber.Ctx) error {
+	cats := a.categories(c)
+	f := catalog.ParseFilter(query(c), cats)
+	path := "/products"
+	if f.ProductFilter.Query != "" {
+		path = "/search"
+	}
+	page, err := a.Catalog.List(c.UserContext(), f.ProductFilter)
+	if err != nil {
+		a.Log.Error("list products", "err", err, "request_id", requestID(c))
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"error": MsgProductsFailed})
+	}
+	// The cards' forms return to the page the shopper is on.
+	c.Request().URI().SetPath(path)
+	var html strings.Builder
+	if err := components.ProductCards(a.cards(c, page.Products, maskedCSRFToken(c), 0)).Render(c.UserContext(), &html); err != nil {
+		return err
+	}
+	hasMore := f.Offset()+len(page.Products) < page.Total
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{
+		"html":    html.String(),
+		"count":   len(page.Products),
+		"page":    f.Page,
+		"hasMore": hasMore,
+		"pageUrl": withQuery(path, f.Query(f.Page)),
+		"nextApi": withQuery("/api/products", f.Query(f.Page+1)),
+	})
+}
+
+func (a *App) product(c *fiber.Ctx) error {
+	p, err := a.Catalog.Store.Product(c.UserContext(), c.Params("id"))
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		fr := a.frame(c, "Product not found")
+		return render(c, fiber.StatusNotFound, pages.ProductNotFound(fr))
+	} else if err != nil {
+		return err
+	}
+	fr := a.islandFrame(c, p.Title)
+	card := a.cards(c, []shop.Product{*p}, fr.CSRFToken, 1)[0]
+	base := a.Config.BaseURL.String()
+	fr.Canonical = base + "/product/" + url.PathEscape(p.ID)
+	fr.Description = truncate(p.Description, 160)
+	fr.OGType = "product"
+	fr.OGImage = card.ImageURL
+	if strings.HasPrefix(fr.OGImage, "/") {
+		fr.OGImage = base + fr.OGImage
+	}
+	fr.Head = templ.JSONScript("product-jsonld", productJSONLD(*p, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
+	return render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical}))
+}
+
+func productJSONLD(p shop.Product, canonical, image string) map[string]any {
+	return map[string]any{
+		"@context":    "https://schema.org",
+		"@type":       "Product",
+		"sku":         p.ID,
+		"name":        p.Title,
+		"description": p.Description,
+		"image":       image,
+		"category":    p.Category,
+		"url":         canonical,
+		"aggregateRating": map[string]any{
+			"@type": "AggregateRating", "ratingValue": p.Rating, "reviewCount": p.ReviewCount,
+		},
+		"offers": map[string]any{
+			"@type": "Offer", "priceCurrency": "USD", "price": fmt.Sprintf("%d.%02d", p.Price/100, p.Price%100),
+			"availability": "https://schema.org/InStock", "url": canonical,
+		},
+	}
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// sitemap lists every page a search engine should know: the help pages, the
+// catalogue, each category and each product.
+func (a *App) sitemap(c *fiber.Ctx) error {
+	ids, err := a.Catalog.Store.AllProductIDs(c.UserContext())
+	if err != nil {
+		return err
+	}
+	base := a.Config.BaseURL.String()
+	paths := []string{"/", "/products", "/products?category=featured", "/contact", "/faq", "/shipping", "/returns"}
+	for _, cat := range a.categories(c) {
+		paths = append(paths, "/products?category="+url.QueryEscape(cat))
+	}
+	for _, id := range ids {
+		paths = append(paths, "/product/"+url.PathEscape(id))
+	}
+	var b strings.Builder
+	b.WriteString(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, p := range paths {
+		b.WriteString("<url><loc>")
+		xml.EscapeText(&b, []byte(base+p))
+		b.WriteString("</loc></url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+	return c.SendString(b.String())
+}
+
+func (a *App) robots(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
+	return c.SendString("User-agent: *\nDisallow: /cart\nDisallow: /checkout\nDisallow: /profile\nDisallow: /settings\nDisallow: /orders\nDisallow: /api/\nDisallow: /search\n\nSitemap: " + a.Config.BaseURL.String() + "/sitemap.xml\n")
+}
+
+func query(c *fiber.Ctx) func(string) string {
+	return func(k string) string { return c.Query(k) }
+}

@@ -1,0 +1,276 @@
+// Package catalog owns the product catalogue's rules: how the filters in a
+// URL become a query, the built-in starter catalogue, imports from a
+// FakeStore-shaped service or a file, and "Did you mean" suggestions.
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Service answers catalogue questions for the handlers. It caches what is
+// costly and changes only with the catalogue (match counts, the search
+// vocabulary); an import calls Invalidate.
+type Service struct {
+	Store shop.CatalogStore
+	Log   *slog.Logger
+
+	mu      sync.Mutex
+	version int
+	counts  map[string]int
+	terms   map[string]int
+}
+
+// NewService returns a Service on store.
+func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
+	return &Service{Store: store, Log: log, counts: map[string]int{}}
+}
+
+// Invalidate drops the caches after the catalogue changed.
+func (s *Service) Invalidate() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version++
+	s.counts = map[string]int{}
+	s.terms = nil
+}
+
+// List returns the page of products f selects and how many match in all.
+func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
+	products, err := s.Store.ListProducts(ctx, f)
+	if err != nil {
+		return shop.ProductPage{}, err
+	}
+	total, err := s.count(ctx, f)
+	if err != nil {
+		return shop.ProductPage{}, err
+	}
+	return shop.ProductPage{Products: products, Total: total}, nil
+}
+
+func (s *Service) count(ctx context.Context, f shop.ProductFilter) (int, error) {
+	f.Page, f.PageSize, f.Sort = 0, 0, ""
+	key := fmt.Sprintf("%+v", f)
+	s.mu.Lock()
+	n, ok := s.counts[key]
+	version := s.version
+	s.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	n, err := s.Store.CountMatching(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	if s.version == version && len(s.counts) < 10_000 {
+		s.counts[key] = n
+	}
+	s.mu.Unlock()
+	return n, nil
+}
+
+// Suggest proposes a corrected query when some of q's words are unknown to
+// the catalogue: each unknown word becomes the closest known word (edit
+// distance at most 2, the more common word on ties). It returns "" when
+// there is nothing to correct.
+func (s *Service) Suggest(ctx context.Context, q string) (string, error) {
+	terms, err := s.vocabulary(ctx)
+	if err != nil {
+		return "", err
+	}
+	words := strings.Fields(strings.ToLower(q))
+	changed := false
+	for i, w := range words {
+		if len(w) < 3 || hasPrefixTerm(terms, w) {
+			continue
+		}
+		best, bestDist, bestCount := "", 3, 0
+		for t, n := range terms {
+			if abs(len(t)-len(w)) > 2 {
+				continue
+			}
+			d := editDistance(w, t, bestDist)
+			if d < bestDist || (d == bestDist && (n > bestCount || (n == bestCount && t < best))) {
+				best, bestDist, bestCount = t, d, n
+			}
+		}
+		if best != "" && bestDist <= 2 {
+			words[i], changed = best, true
+		}
+	}
+	if !changed {
+		return "", nil
+	}
+	return strings.Join(words, " "), nil
+}
+
+func hasPrefixTerm(terms map[string]int, w string) bool {
+	if _, ok := terms[w]; ok {
+		return true
+	}
+	for t := range terms {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Service) vocabulary(ctx context.Context) (map[string]int, error) {
+	s.mu.Lock()
+	terms, version := s.terms, s.version
+	s.mu.Unlock()
+	if terms != nil {
+		return terms, nil
+	}
+	terms, err := s.Store.SearchTerms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.version == version {
+		s.terms = terms
+	}
+	s.mu.Unlock()
+	return terms, nil
+}
+
+// editDistance is the Levenshtein distance of a and b, giving up (returning
+// max) once it cannot be below max.
+func editDistance(a, b string, max int) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= max {
+			return max
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], max)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// Filter is a parsed, normalised filter with what the form should show.
+type Filter struct {
+	shop.ProductFilter
+	// MinPriceText and MaxPriceText are the applied bounds as the form
+	// shows them ("" when none).
+	MinPriceText, MaxPriceText string
+}
+
+// ParseFilter reads the catalogue's query parameters (spec §2: category,
+// sort, minPrice, maxPrice, rating; plus q and page). Nothing a shopper
+// types is an error: unknown or malformed values are dropped, negative
+// prices are ignored, and a minimum above the maximum swaps them.
+func ParseFilter(get func(string) string, categories []string) Filter {
+	f := shop.ProductFilter{Page: 1, PageSize: shop.CataloguePageSize, Sort: shop.SortPriceAsc}
+	f.Query = strings.Join(strings.Fields(get("q")), " ")
+	if len(f.Query) > 200 {
+		f.Query = f.Query[:200]
+	}
+	if f.Query != "" {
+		f.Sort = shop.SortRelevance
+	}
+	switch get("sort") {
+	case shop.SortPriceAsc:
+		f.Sort = shop.SortPriceAsc
+	case shop.SortPriceDesc:
+		f.Sort = shop.SortPriceDesc
+	}
+	if c := strings.ToLower(strings.TrimSpace(get("category"))); c == shop.FeaturedCategory {
+		f.Category = c
+	} else if i := sort.SearchStrings(categories, c); c != "" && i < len(categories) && categories[i] == c {
+		f.Category = c
+	}
+	f.MinPrice = parsePrice(get("minPrice"))
+	f.MaxPrice = parsePrice(get("maxPrice"))
+	if f.MinPrice > 0 && f.MaxPrice > 0 && f.MinPrice > f.MaxPrice {
+		f.MinPrice, f.MaxPrice = f.MaxPrice, f.MinPrice
+	}
+	switch get("rating") {
+	case "2", "3", "4":
+		f.MinRating = int(get("rating")[0] - '0')
+	}
+	if p, err := strconv.Atoi(get("page")); err == nil && p > 1 && p <= 100_000 {
+		f.Page = p
+	}
+	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
+}
+
+// parsePrice reads a dollar amount such as "25" or "19.99"; anything else,
+// zero or negative, is no bound.
+func parsePrice(s string) shop.Cents {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "$")
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v <= 0 || v > 1_000_000 || v != v {
+		return 0
+	}
+	return shop.DollarsToCents(v)
+}
+
+func priceText(c shop.Cents) string {
+	if c <= 0 {
+		return ""
+	}
+	if c%100 == 0 {
+		return strconv.FormatInt(int64(c/100), 10)
+	}
+	return fmt.Sprintf("%d.%02d", c/100, c%100)
+}
+
+// Query returns the canonical query string of f with page set to page (1 is
+// left out), so every listing has exactly one URL.
+func (f Filter) Query(page int) string {
+	v := url.Values{}
+	if f.ProductFilter.Query != "" {
+		v.Set("q", f.ProductFilter.Query)
+	}
+	if f.Category != "" {
+		v.Set("category", f.Category)
+	}
+	if f.Sort == shop.SortPriceDesc || (f.ProductFilter.Query != "" && f.Sort == shop.SortPriceAsc) {
+		v.Set("sort", f.Sort)
+	}
+	if f.MinPriceText != "" {
+		v.Set("minPrice", f.MinPriceText)
+	}
+	if f.MaxPriceText != "" {
+		v.Set("maxPrice", f.MaxPriceText)
+	}
+	if f.MinRating > 0 {
+		v.Set("rating", strconv.Itoa(f.MinRating))
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	return v.Encode()
+}

@@ -1,0 +1,311 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Sources of products; each import replaces only its own source's products.
+const (
+	SourceBuiltin   = "builtin"
+	SourceFakeStore = "fakestore"
+	SourceFile      = "file"
+	featuredCount   = 8
+)
+
+//go:embed seed/products.json
+var seedFS embed.FS
+
+// item is one product in the FakeStore API's shape (spec §7), which the
+// built-in catalogue and catalogue files share. featured is our addition.
+type item struct {
+	ID          json.RawMessage `json:"id"`
+	Title       string          `json:"title"`
+	Price       float64         `json:"price"`
+	Description string          `json:"description"`
+	Category    string          `json:"category"`
+	Image       string          `json:"image"`
+	Rating      struct {
+		Rate  float64 `json:"rate"`
+		Count int     `json:"count"`
+	} `json:"rating"`
+	Featured *bool `json:"featured"`
+}
+
+// Parsed is the result of reading a catalogue document.
+type Parsed struct {
+	Products []shop.Product
+	Skipped  int // malformed items left out
+}
+
+// Parse reads a JSON array of items. A document that is not a JSON array
+// (truncated, HTML error page, …) is an error; a malformed item is skipped
+// and logged, so one bad product never stops an import. idPrefix keeps ids of
+// different sources apart ("fs-" + 7).
+func Parse(r io.Reader, idPrefix string, log *slog.Logger) (Parsed, error) {
+	var raw []json.RawMessage
+	if err := json.NewDecoder(r).Decode(&raw); err != nil {
+		return Parsed{}, fmt.Errorf("catalogue is not a JSON array of products: %w", err)
+	}
+	var out Parsed
+	seen := map[string]bool{}
+	for i, msg := range raw {
+		p, err := parseItem(msg, idPrefix)
+		if err == nil && seen[p.ID] {
+			err = fmt.Errorf("duplicate id %s", p.ID)
+		}
+		if err != nil {
+			out.Skipped++
+			log.Warn("catalogue item skipped", "index", i, "err", err)
+			continue
+		}
+		seen[p.ID] = true
+		out.Products = append(out.Products, p)
+	}
+	return out, nil
+}
+
+func parseItem(msg json.RawMessage, idPrefix string) (shop.Product, error) {
+	var it item
+	if err := json.Unmarshal(msg, &it); err != nil {
+		return shop.Product{}, fmt.Errorf("malformed item: %w", err)
+	}
+	id, err := itemID(it.ID)
+	if err != nil {
+		return shop.Product{}, err
+	}
+	if math.IsNaN(it.Price) || math.IsInf(it.Price, 0) {
+		return shop.Product{}, fmt.Errorf("product %s has no valid price", id)
+	}
+	p := shop.Product{
+		ID:          idPrefix + id,
+		Title:       strings.TrimSpace(it.Title),
+		Description: strings.TrimSpace(it.Description),
+		Category:    strings.ToLower(strings.TrimSpace(it.Category)),
+		Price:       shop.DollarsToCents(it.Price),
+		Image:       strings.TrimSpace(it.Image),
+		Rating:      math.Round(it.Rating.Rate*10) / 10,
+		ReviewCount: it.Rating.Count,
+		Featured:    it.Featured != nil && *it.Featured,
+	}
+	if p.Image != "" && !strings.HasPrefix(p.Image, "img/") {
+		if u, err := url.Parse(p.Image); err != nil || u.Scheme != "https" && u.Scheme != "http" {
+			return shop.Product{}, fmt.Errorf("product %s has an image that is not an http(s) URL", id)
+		}
+	}
+	return p, p.Validate()
+}
+
+// itemID accepts a string or an integer id.
+func itemID(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil && s != "" && len(s) <= 64 && !strings.ContainsAny(s, "/?#% ") {
+		return s, nil
+	}
+	var n json.Number
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&n); err == nil {
+		if i, err := n.Int64(); err == nil && i >= 0 {
+			return n.String(), nil
+		}
+	}
+	return "", fmt.Errorf("item has no usable id (%s)", string(raw))
+}
+
+// markFeatured flags the best-rated products when the source flags none, so
+// the landing page's carousel always has something to show.
+func markFeatured(ps []shop.Product) {
+	for _, p := range ps {
+		if p.Featured {
+			return
+		}
+	}
+	idx := make([]int, len(ps))
+	for i := range idx {
+		idx[i] = i
+	}
+	score := func(p shop.Product) float64 { return p.Rating * math.Log1p(float64(p.ReviewCount)) }
+	sort.SliceStable(idx, func(a, b int) bool { return score(ps[idx[a]]) > score(ps[idx[b]]) })
+	for _, i := range idx[:min(featuredCount, len(idx))] {
+		ps[i].Featured = true
+	}
+}
+
+func categoriesOf(ps []shop.Product) []string {
+	set := map[string]bool{}
+	for _, p := range ps {
+		set[p.Category] = true
+	}
+	out := make([]string, 0, len(set))
+	for c := range set {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LoadBuiltin fills an empty catalogue with the starter catalogue shipped in
+// the binary. A catalogue that has any product is left alone.
+func (s *Service) LoadBuiltin(ctx context.Context) error {
+	n, err := s.Store.CountProducts(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	f, err := seedFS.Open("seed/products.json")
+	if err != nil {
+		return fmt.Errorf("built-in catalogue: %w", err)
+	}
+	defer f.Close()
+	parsed, err := Parse(f, "", s.Log)
+	if err != nil {
+		return fmt.Errorf("built-in catalogue: %w", err)
+	}
+	if err := s.Store.ReplaceCatalog(ctx, SourceBuiltin, categoriesOf(parsed.Products), parsed.Products); err != nil {
+		return fmt.Errorf("built-in catalogue: %w", err)
+	}
+	s.Invalidate()
+	s.Log.Info("built-in catalogue loaded", "products", len(parsed.Products))
+	return nil
+}
+
+// ImportFile imports a catalogue file in the FakeStore shape; its products
+// replace those of earlier file imports.
+func (s *Service) ImportFile(ctx context.Context, path string) (Parsed, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Parsed{}, fmt.Errorf("open catalogue: %w", err)
+	}
+	defer f.Close()
+	parsed, err := Parse(f, "", s.Log)
+	if err != nil {
+		return parsed, err
+	}
+	if len(parsed.Products) == 0 {
+		return parsed, errors.New("the file holds no valid product")
+	}
+	markFeatured(parsed.Products)
+	if err := s.Store.ReplaceCatalog(ctx, SourceFile, categoriesOf(parsed.Products), parsed.Products); err != nil {
+		return parsed, err
+	}
+	s.Invalidate()
+	return parsed, nil
+}
+
+// Syncer imports a FakeStore-shaped service's catalogue now and then.
+type Syncer struct {
+	Service  *Service
+	BaseURL  string // e.g. https://fakestoreapi.com
+	Interval time.Duration
+	Client   *http.Client
+	// Retries and Backoff shape the retries of one sync; tests shorten them.
+	Retries int
+	Backoff time.Duration
+	Log     *slog.Logger
+}
+
+// Run syncs at once and then every Interval until ctx ends. A failed sync
+// keeps the last imported catalogue.
+func (y *Syncer) Run(ctx context.Context) {
+	t := time.NewTicker(y.Interval)
+	defer t.Stop()
+	for {
+		if err := y.SyncOnce(ctx); err != nil && ctx.Err() == nil {
+			y.Log.Error("catalogue sync failed; still serving the last catalogue", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// SyncOnce fetches the categories and products and replaces the synced
+// catalogue in one transaction.
+func (y *Syncer) SyncOnce(ctx context.Context) error {
+	var cats []string
+	if err := y.fetch(ctx, "/products/categories", func(r io.Reader) error {
+		return json.NewDecoder(r).Decode(&cats)
+	}); err != nil {
+		return err
+	}
+	var parsed Parsed
+	if err := y.fetch(ctx, "/products", func(r io.Reader) (err error) {
+		parsed, err = Parse(r, "fs-", y.Log)
+		return err
+	}); err != nil {
+		return err
+	}
+	if len(parsed.Products) == 0 {
+		return errors.New("catalogue service returned no valid product")
+	}
+	for i := range cats {
+		cats[i] = strings.ToLower(strings.TrimSpace(cats[i]))
+	}
+	markFeatured(parsed.Products)
+	if err := y.Service.Store.ReplaceCatalog(ctx, SourceFakeStore, cats, parsed.Products); err != nil {
+		return fmt.Errorf("catalogue sync: %w", err)
+	}
+	y.Service.Invalidate()
+	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped)
+	return nil
+}
+
+// fetch GETs path with retries and exponential backoff and hands the body to
+// decode; a decode error is retried too (a half-sent body is transient).
+func (y *Syncer) fetch(ctx context.Context, path string, decode func(io.Reader) error) error {
+	var err error
+	backoff := y.Backoff
+	for attempt := 0; attempt <= y.Retries; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(backoff):
+			}
+			backoff *= 2
+		}
+		if err = y.get(ctx, path, decode); err == nil {
+			return nil
+		}
+		y.Log.Warn("catalogue fetch failed", "path", path, "attempt", attempt+1, "err", err)
+	}
+	return err
+}
+
+func (y *Syncer) get(ctx context.Context, path string, decode func(io.Reader) error) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(y.BaseURL, "/")+path, nil)
+	if err != nil {
+		return fmt.Errorf("catalogue request: %w", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := y.Client.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: status %d", path, res.StatusCode)
+	}
+	// 20 MB is far more than any real catalogue page; it bounds a runaway.
+	if err := decode(io.LimitReader(res.Body, 20<<20)); err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	return nil
+}
