@@ -30,11 +30,12 @@ import (
 // testAssets stands in for the built assets, so handler tests do not depend
 // on whether esbuild has run.
 var testAssets = fstest.MapFS{
-	"css/app.css":           {Data: []byte("body{background:#000}" + strings.Repeat(" .x{color:red}", 200))},
-	"img/favicon.svg":       {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
-	"dist/manifest.json":    {Data: []byte(`{"entry":"entry-TEST.js"}`)},
-	"dist/entry-TEST.js":    {Data: []byte(`console.log("islands")`)},
-	"dist/chunks/a-TEST.js": {Data: []byte(`export const a = 1`)},
+	"css/app.css":                  {Data: []byte("body{background:#000}" + strings.Repeat(" .x{color:red}", 200))},
+	"img/favicon.svg":              {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	"img/products/placeholder.svg": {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	"dist/manifest.json":           {Data: []byte(`{"entry":"entry-TEST.js"}`)},
+	"dist/entry-TEST.js":           {Data: []byte(`console.log("islands")`)},
+	"dist/chunks/a-TEST.js":        {Data: []byte(`export const a = 1`)},
 }
 
 type testApp struct {

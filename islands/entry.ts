@@ -5,18 +5,25 @@
 //   <span data-island="cart-badge" data-props='{"count":3}'>…server markup…</span>
 //
 // Adding an island = one line in `islands` below + a folder with a default-exported component.
+//
+// Each island gets its data-props plus `serverHtml` (the element's innerHTML before React
+// took over) and `mountEl` (the element); see shared/types.ts. Islands nested inside
+// another island's markup are left to that island: once it has rendered the HTML they
+// live in, it dispatches a bubbling `islands:mount` event on the container, and the
+// listener below mounts the islands inside it (README.md, "Islands inside islands").
 
 import type { ComponentType } from "react";
 
 type IslandProps = Record<string, unknown>;
 type IslandModule = { default: ComponentType<any> };
 type IslandLoader = () => Promise<IslandModule>;
+type Container = Element | Document | DocumentFragment;
 
 const islands = new Map<string, IslandLoader>([
   ["cart-badge", () => import("./cart-badge/CartBadge")],
-  // ["featured-carousel", () => import("./featured-carousel/FeaturedCarousel")],
+  ["featured-carousel", () => import("./featured-carousel/FeaturedCarousel")],
   // ["wishlist-heart", () => import("./wishlist-heart/WishlistHeart")],
-  // ["product-grid", () => import("./product-grid/ProductGrid")],
+  ["product-grid", () => import("./product-grid/ProductGrid")],
 ]);
 
 let runtime: Promise<typeof import("./runtime")> | undefined;
@@ -32,42 +39,76 @@ function readProps(el: HTMLElement): IslandProps {
   return props as IslandProps;
 }
 
-async function mount(el: HTMLElement, name: string, load: IslandLoader): Promise<void> {
+/**
+ * Mounts one island. `serverHtml` was read when the element was found, before anything
+ * (this island or one nested in it) changed it.
+ */
+async function mount(el: HTMLElement, name: string, load: IslandLoader, serverHtml: string): Promise<void> {
   const props = readProps(el);
   const [{ default: Island }, { createRoot, createElement }] = await Promise.all([load(), loadRuntime()]);
-  // Kept so a render error can fall back to the server markup instead of an empty slot.
-  const serverHTML = el.innerHTML;
   const root = createRoot(el, {
     onUncaughtError(error) {
       console.error(`[islands] "${name}" crashed while rendering; restoring server markup`, error, el);
       setTimeout(() => {
         root.unmount();
-        el.innerHTML = serverHTML;
+        el.innerHTML = serverHtml;
+        mountIslands(el); // the islands nested in the restored markup still work on their own
       });
     },
   });
-  root.render(createElement(Island, props));
+  root.render(createElement(Island, { ...props, serverHtml, mountEl: el }));
 }
 
-function mountAll(): void {
-  document.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
+/**
+ * Mounts every not-yet-mounted [data-island] element inside `container` (not the container
+ * itself). An element inside another island that is also inside `container` is skipped: the
+ * outer island renders its HTML first and then asks for it with `islands:mount`.
+ */
+function mountIslands(container: Container): void {
+  container.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     if (el.dataset.islandMounted) return;
+    const outer = el.parentElement?.closest("[data-island]");
+    if (outer && outer !== container && container.contains(outer)) return;
+    const serverHtml = el.innerHTML;
     el.dataset.islandMounted = "1";
     const name = el.dataset.island ?? "";
     const load = islands.get(name);
     if (!load) {
       console.warn(`[islands] unknown island "${name}" ignored`, el);
+      mountIslands(el);
       return;
     }
     // Each island mounts on its own; a failure is logged and never stops the others.
-    mount(el, name, load).catch((error: unknown) => {
+    mount(el, name, load, serverHtml).catch((error: unknown) => {
       console.error(`[islands] failed to mount "${name}"`, error, el);
+      mountIslands(el); // the server markup is still there, with its nested islands
     });
   });
 }
 
+document.addEventListener("islands:mount", (event) => {
+  const target = event.target;
+  if (target instanceof Element || target instanceof Document || target instanceof DocumentFragment) {
+    mountIslands(target);
+  }
+});
+
+// Filter forms apply on change: a <form data-autosubmit> submits itself when one of its
+// selects or number inputs changes ('change', so typing a price submits once, on blur or
+// Enter). Without JavaScript its submit button does the same.
+document.addEventListener("change", (event) => {
+  const field = event.target;
+  const form =
+    field instanceof HTMLSelectElement || (field instanceof HTMLInputElement && field.type === "number")
+      ? field.form
+      : null;
+  if (!form?.hasAttribute("data-autosubmit")) return;
+  if (typeof form.requestSubmit === "function") form.requestSubmit(); // validates, fires submit
+  else form.submit();
+});
+
 if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", mountAll, { once: true });
+  document.addEventListener("DOMContentLoaded", () => mountIslands(document), { once: true });
 } else {
-  mountAll();
+  mountIslands(document);
 }

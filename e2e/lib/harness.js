@@ -81,6 +81,7 @@ function chromiumSkipReason() {
 export const SKIP = chromiumSkipReason();
 
 let sqliteChecked;
+let sqliteWarned = false;
 function sqliteAvailable() {
   if (sqliteChecked === undefined) {
     const r = spawnSync('sqlite3', ['-version'], { encoding: 'utf8' });
@@ -244,7 +245,8 @@ export function useShop() {
         const msg = 'sqlite3 CLI not found: stored-row check skipped (apt-get install sqlite3)';
         if (IN_CI) throw new Error(`${msg.replace(': stored-row check skipped', '')}; CI=true requires it.`);
         t.diagnostic(msg);
-        console.warn(`[e2e] ${msg}`);
+        if (!sqliteWarned) console.warn(`[e2e] ${msg}`);
+        sqliteWarned = true;
         return null;
       }
       const r = spawnSync('sqlite3', ['-json', '-cmd', '.timeout 5000', this.server.dbPath, sql], { encoding: 'utf8' });

@@ -27,11 +27,20 @@ type Service struct {
 	version int
 	counts  map[string]int
 	terms   map[string]int
+	ranked  map[string][]shop.Product
 }
+
+// Search ranking (bm25) is computed for every product a query matches, which
+// for a common word is thousands; the first rankedDepth results of a query
+// are therefore kept, so later pages and repeat searches skip the ranking.
+const (
+	rankedDepth   = 240 // 20 pages
+	rankedQueries = 200
+)
 
 // NewService returns a Service on store.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, counts: map[string]int{}}
+	return &Service{Store: store, Log: log, counts: map[string]int{}, ranked: map[string][]shop.Product{}}
 }
 
 // Invalidate drops the caches after the catalogue changed.
@@ -40,12 +49,19 @@ func (s *Service) Invalidate() {
 	defer s.mu.Unlock()
 	s.version++
 	s.counts = map[string]int{}
+	s.ranked = map[string][]shop.Product{}
 	s.terms = nil
 }
 
 // List returns the page of products f selects and how many match in all.
 func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	products, err := s.Store.ListProducts(ctx, f)
+	var products []shop.Product
+	var err error
+	if f.Query != "" && f.Sort == shop.SortRelevance && f.Offset()+f.PageSize <= rankedDepth {
+		products, err = s.rankedPage(ctx, f)
+	} else {
+		products, err = s.Store.ListProducts(ctx, f)
+	}
 	if err != nil {
 		return shop.ProductPage{}, err
 	}
@@ -54,6 +70,37 @@ func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductP
 		return shop.ProductPage{}, err
 	}
 	return shop.ProductPage{Products: products, Total: total}, nil
+}
+
+func (s *Service) rankedPage(ctx context.Context, f shop.ProductFilter) ([]shop.Product, error) {
+	g := f
+	g.Page, g.PageSize = 0, 0
+	key := fmt.Sprintf("%+v", g)
+	s.mu.Lock()
+	top, ok := s.ranked[key]
+	version := s.version
+	s.mu.Unlock()
+	if !ok {
+		g.Page, g.PageSize = 1, rankedDepth
+		var err error
+		if top, err = s.Store.ListProducts(ctx, g); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		if s.version == version {
+			if len(s.ranked) >= rankedQueries {
+				for k := range s.ranked { // drop an arbitrary entry
+					delete(s.ranked, k)
+					break
+				}
+			}
+			s.ranked[key] = top
+		}
+		s.mu.Unlock()
+	}
+	lo := min(f.Offset(), len(top))
+	hi := min(lo+f.PageSize, len(top))
+	return top[lo:hi], nil
 }
 
 func (s *Service) count(ctx context.Context, f shop.ProductFilter) (int, error) {
@@ -93,17 +140,20 @@ func (s *Service) Suggest(ctx context.Context, q string) (string, error) {
 		if len(w) < 3 || hasPrefixTerm(terms, w) {
 			continue
 		}
-		best, bestDist, bestCount := "", 3, 0
+		best, bestDist, bestCount := "", maxSuggestDistance+1, 0
 		for t, n := range terms {
-			if abs(len(t)-len(w)) > 2 {
+			if abs(len(t)-len(w)) > maxSuggestDistance {
 				continue
 			}
-			d := editDistance(w, t, bestDist)
+			d := editDistance(w, t, maxSuggestDistance+1)
+			if d > maxSuggestDistance {
+				continue
+			}
 			if d < bestDist || (d == bestDist && (n > bestCount || (n == bestCount && t < best))) {
 				best, bestDist, bestCount = t, d, n
 			}
 		}
-		if best != "" && bestDist <= 2 {
+		if best != "" {
 			words[i], changed = best, true
 		}
 	}
@@ -112,6 +162,9 @@ func (s *Service) Suggest(ctx context.Context, q string) (string, error) {
 	}
 	return strings.Join(words, " "), nil
 }
+
+// maxSuggestDistance is how many typos a suggestion may fix in one word.
+const maxSuggestDistance = 2
 
 func hasPrefixTerm(terms map[string]int, w string) bool {
 	if _, ok := terms[w]; ok {

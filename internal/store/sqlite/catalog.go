@@ -77,6 +77,12 @@ func where(f shop.ProductFilter) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
+// onlyQuery reports whether f searches with no other constraint, so the
+// full-text index alone can answer.
+func onlyQuery(f shop.ProductFilter) bool {
+	return f.Query != "" && f.Category == "" && f.MinPrice == 0 && f.MaxPrice == 0 && f.MinRating == 0
+}
+
 func from(f shop.ProductFilter) string {
 	if f.Query != "" {
 		return " FROM products_fts JOIN products p ON p.rowid = products_fts.rowid"
@@ -95,10 +101,15 @@ func (db *DB) ListProducts(ctx context.Context, f shop.ProductFilter) ([]shop.Pr
 	case f.Sort == shop.SortPriceDesc:
 		order = " ORDER BY p.price_cents DESC, p.id DESC"
 	case f.Query != "" && f.Sort == shop.SortRelevance:
-		// A title match counts most, then the category, then the description.
-		order = " ORDER BY bm25(products_fts, 10.0, 2.0, 4.0), p.id"
+		order = " ORDER BY products_fts.rank, p.id"
 	}
 	q := `SELECT ` + productColumns + from(f) + w + order + ` LIMIT ? OFFSET ?`
+	if onlyQuery(f) && f.Sort == shop.SortRelevance {
+		// Rank inside the index first and join only the page's rows: a
+		// common word can match thousands of products.
+		q = `SELECT ` + productColumns + ` FROM (SELECT rowid AS rid, rank FROM products_fts WHERE products_fts MATCH ?
+			ORDER BY rank LIMIT ? OFFSET ?) f JOIN products p ON p.rowid = f.rid ORDER BY f.rank, p.id`
+	}
 	rows, err := db.db.QueryContext(ctx, q, append(args, f.PageSize, f.Offset())...)
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
@@ -121,8 +132,12 @@ func (db *DB) CountMatching(ctx context.Context, f shop.ProductFilter) (int, err
 		return 0, nil
 	}
 	w, args := where(f)
+	q := `SELECT COUNT(*)` + from(f) + w
+	if onlyQuery(f) {
+		q = `SELECT COUNT(*) FROM products_fts WHERE products_fts MATCH ?`
+	}
 	var n int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*)`+from(f)+w, args...).Scan(&n); err != nil {
+	if err := db.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count products: %w", err)
 	}
 	return n, nil

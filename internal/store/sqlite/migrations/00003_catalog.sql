@@ -13,8 +13,10 @@ CREATE TABLE products (
     updated_at   INTEGER NOT NULL
 );
 -- Listing sorts by price with id as tie-break, filtered by category or not.
-CREATE INDEX products_category_price ON products (category, price_cents, id);
-CREATE INDEX products_price ON products (price_cents, id);
+-- rating rides along at the end so the minimum-rating filter is answered
+-- from the index, without a table lookup per row.
+CREATE INDEX products_category_price ON products (category, price_cents, id, rating);
+CREATE INDEX products_price ON products (price_cents, id, rating);
 CREATE INDEX products_featured ON products (featured, price_cents, id) WHERE featured = 1;
 
 CREATE TABLE categories (
@@ -28,6 +30,9 @@ CREATE VIRTUAL TABLE products_fts USING fts5 (
     content = 'products', content_rowid = 'rowid',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- Relevance: a title match counts most, then the category, then the
+-- description. Set as the table's rank so ORDER BY rank uses it.
+INSERT INTO products_fts (products_fts, rank) VALUES ('rank', 'bm25(10.0, 2.0, 4.0)');
 
 -- +goose StatementBegin
 CREATE TRIGGER products_ai AFTER INSERT ON products BEGIN

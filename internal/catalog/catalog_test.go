@@ -1,0 +1,303 @@
+package catalog_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlite"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func MustOpenDB(tb testing.TB) *sqlite.DB {
+	tb.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "c.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestParseFilter(t *testing.T) {
+	cats := []string{"electronics", "fashion", "home", "jewelery"}
+	tests := []struct {
+		name  string
+		query map[string]string
+		want  string // canonical query
+		check func(t *testing.T, f catalog.Filter)
+	}{
+		{"Default", nil, "", func(t *testing.T, f catalog.Filter) {
+			if f.Sort != "asc" || f.Page != 1 || f.PageSize != 12 {
+				t.Errorf("got %+v", f)
+			}
+		}},
+		{"Everything", map[string]string{"category": "home", "sort": "desc", "minPrice": "10", "maxPrice": "99.5", "rating": "4", "page": "2"},
+			"category=home&maxPrice=99.50&minPrice=10&page=2&rating=4&sort=desc", nil},
+		{"PriceNotNumber", map[string]string{"minPrice": "abc", "maxPrice": "1e999"}, "", nil},
+		{"NegativePrice", map[string]string{"minPrice": "-5"}, "", nil},
+		{"MinAboveMaxSwapped", map[string]string{"minPrice": "100", "maxPrice": "20"}, "maxPrice=100&minPrice=20", nil},
+		{"UnknownCategory", map[string]string{"category": "weapons"}, "", nil},
+		{"CategoryCase", map[string]string{"category": " Home "}, "category=home", nil},
+		{"Featured", map[string]string{"category": "featured"}, "category=featured", nil},
+		{"RatingOutOfRange", map[string]string{"rating": "9"}, "", nil},
+		{"RatingOne", map[string]string{"rating": "1"}, "", nil},
+		{"UnknownSort", map[string]string{"sort": "popular"}, "", nil},
+		{"BadPage", map[string]string{"page": "-3"}, "", nil},
+		{"SearchDefaultsToRelevance", map[string]string{"q": "  desk   lamp "}, "q=desk+lamp", func(t *testing.T, f catalog.Filter) {
+			if f.Sort != shop.SortRelevance {
+				t.Errorf("sort: got %q", f.Sort)
+			}
+		}},
+		{"SearchSortedByPrice", map[string]string{"q": "lamp", "sort": "asc"}, "q=lamp&sort=asc", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := catalog.ParseFilter(func(k string) string { return tt.query[k] }, cats)
+			if got := f.Query(f.Page); got != tt.want {
+				t.Errorf("canonical query: got %q, want %q", got, tt.want)
+			}
+			if tt.check != nil {
+				tt.check(t, f)
+			}
+		})
+	}
+}
+
+func TestParse_SkipsMalformedItems(t *testing.T) {
+	doc := `[
+		{"id": 1, "title": "Good", "price": 9.99, "description": "d", "category": "Home", "image": "https://img.example/1.png", "rating": {"rate": 4.1, "count": 3}},
+		{"id": 2, "title": "", "price": 5, "category": "home"},
+		{"id": 3, "title": "Free", "price": 0, "category": "home"},
+		{"id": 4, "title": "Negative", "price": -1, "category": "home"},
+		{"id": "x/y", "title": "Bad id", "price": 1, "category": "home"},
+		{"id": 6, "title": "Bad rating", "price": 1, "category": "home", "rating": {"rate": 7}},
+		{"id": 7, "title": "Bad image", "price": 1, "category": "home", "image": "javascript:alert(1)"},
+		{"id": 8, "title": 42, "price": 1, "category": "home"},
+		"not an object",
+		{"id": 1, "title": "Duplicate", "price": 2, "category": "home"},
+		{"id": 10, "title": "Also good", "price": 19.999, "category": "electronics"}
+	]`
+	got, err := catalog.Parse(strings.NewReader(doc), "fs-", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Products) != 2 || got.Skipped != 9 {
+		t.Fatalf("got %d products, %d skipped; want 2 and 9", len(got.Products), got.Skipped)
+	}
+	p := got.Products[0]
+	if p.ID != "fs-1" || p.Category != "home" || p.Price != 999 || p.Rating != 4.1 {
+		t.Errorf("got %+v", p)
+	}
+	if got.Products[1].Price != 2000 {
+		t.Errorf("19.999 dollars: got %d cents, want 2000", got.Products[1].Price)
+	}
+}
+
+func TestParse_NotAnArray(t *testing.T) {
+	for _, doc := range []string{`[{"id": 1, "title": "cut`, `<html>502 Bad Gateway</html>`, `{"products": []}`, ``} {
+		if _, err := catalog.Parse(strings.NewReader(doc), "", quiet); err == nil {
+			t.Errorf("accepted %q", doc)
+		}
+	}
+}
+
+func TestLoadBuiltin(t *testing.T) {
+	db := MustOpenDB(t)
+	svc := catalog.NewService(db, quiet)
+	ctx := context.Background()
+	if err := svc.LoadBuiltin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := db.CountProducts(ctx)
+	if n < 48 {
+		t.Fatalf("built-in catalogue has %d products, want at least 48", n)
+	}
+	cats, _ := db.Categories(ctx)
+	if strings.Join(cats, ",") != "electronics,fashion,home,jewelery" {
+		t.Errorf("categories: %v", cats)
+	}
+	featured, _ := db.FeaturedProducts(ctx, 100)
+	if len(featured) != 8 {
+		t.Errorf("featured: got %d, want 8", len(featured))
+	}
+	// A second start leaves an existing catalogue alone.
+	if err := svc.LoadBuiltin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := db.CountProducts(ctx); m != n {
+		t.Errorf("second load changed the count: %d to %d", n, m)
+	}
+}
+
+// fakeStore mimics the FakeStore API; its behaviour can be switched.
+type fakeStore struct {
+	mode  atomic.Value // "ok", "500", "partial", "slow", "malformed", "down"
+	calls atomic.Int32
+}
+
+const fakeProducts = `[
+	{"id": 1, "title": "Backpack", "price": 109.95, "description": "Fits 15 inch laptops", "category": "men's clothing", "image": "https://fakestore.example/img/1.jpg", "rating": {"rate": 3.9, "count": 120}},
+	{"id": 2, "title": "Slim Fit T-Shirt", "price": 22.3, "description": "Slim-fitting style", "category": "men's clothing", "image": "https://fakestore.example/img/2.jpg", "rating": {"rate": 4.1, "count": 259}},
+	{"id": 3, "title": "", "price": 1, "category": "broken"},
+	{"id": 4, "title": "Silver Dragon Bracelet", "price": 695, "description": "Chain bracelet", "category": "jewelery", "image": "https://fakestore.example/img/4.jpg", "rating": {"rate": 4.6, "count": 400}}
+]`
+
+func (f *fakeStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.calls.Add(1)
+	switch f.mode.Load().(string) {
+	case "500":
+		http.Error(w, "boom", http.StatusInternalServerError)
+		return
+	case "slow":
+		time.Sleep(300 * time.Millisecond)
+	case "partial":
+		if r.URL.Path == "/products" {
+			w.Write([]byte(fakeProducts[:120]))
+			return
+		}
+	case "malformed":
+		w.Write([]byte("<html>not json</html>"))
+		return
+	}
+	switch r.URL.Path {
+	case "/products/categories":
+		w.Write([]byte(`["electronics","jewelery","men's clothing","women's clothing"]`))
+	case "/products":
+		w.Write([]byte(fakeProducts))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func newSyncer(t *testing.T, url string, db *sqlite.DB) *catalog.Syncer {
+	return &catalog.Syncer{
+		Service: catalog.NewService(db, quiet), BaseURL: url, Interval: time.Hour,
+		Client: &http.Client{Timeout: 100 * time.Millisecond}, Retries: 2, Backoff: time.Millisecond, Log: quiet,
+	}
+}
+
+func TestSync(t *testing.T) {
+	ctx := context.Background()
+	fs := &fakeStore{}
+	fs.mode.Store("ok")
+	srv := httptest.NewServer(fs)
+	defer srv.Close()
+	db := MustOpenDB(t)
+	y := newSyncer(t, srv.URL, db)
+
+	if err := y.SyncOnce(ctx); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	assertProducts := func(want int) {
+		t.Helper()
+		if n, _ := db.CountProducts(ctx); n != want {
+			t.Fatalf("products: got %d, want %d", n, want)
+		}
+	}
+	assertProducts(3) // the item without a title is skipped
+	p, err := db.Product(ctx, "fs-4")
+	if err != nil || p.Price != 69500 || p.Category != "jewelery" {
+		t.Fatalf("got %+v, %v", p, err)
+	}
+	if featured, _ := db.FeaturedProducts(ctx, 10); len(featured) != 3 {
+		t.Errorf("featured after sync: %d, want all 3 (the best rated, up to 8)", len(featured))
+	}
+
+	for _, mode := range []string{"500", "slow", "partial", "malformed"} {
+		t.Run("Err"+mode, func(t *testing.T) {
+			fs.mode.Store(mode)
+			before := fs.calls.Load()
+			if err := y.SyncOnce(ctx); err == nil {
+				t.Fatal("sync succeeded against a failing service")
+			}
+			want := int32(3) // one try and two retries
+			if mode == "partial" {
+				want = 4 // the categories arrive; the products are retried
+			}
+			if calls := fs.calls.Load() - before; calls != want {
+				t.Errorf("requests: got %d, want %d", calls, want)
+			}
+			assertProducts(3) // the last good catalogue is still served
+		})
+	}
+
+	t.Run("ServiceDown", func(t *testing.T) {
+		srv.Close()
+		if err := y.SyncOnce(ctx); err == nil {
+			t.Fatal("sync succeeded against a stopped service")
+		}
+		assertProducts(3)
+	})
+}
+
+func TestSync_RemovesVanishedProducts(t *testing.T) {
+	ctx := context.Background()
+	body := fakeProducts
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/products/categories" {
+			w.Write([]byte(`[]`))
+			return
+		}
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	db := MustOpenDB(t)
+	if err := catalog.NewService(db, quiet).LoadBuiltin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	builtin, _ := db.CountProducts(ctx)
+	y := newSyncer(t, srv.URL, db)
+	if err := y.SyncOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	body = `[{"id": 2, "title": "Slim Fit T-Shirt", "price": 25, "category": "men's clothing"}]`
+	if err := y.SyncOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := db.CountProducts(ctx); n != builtin+1 {
+		t.Errorf("products: got %d, want the built-in %d plus 1", n, builtin)
+	}
+	if p, _ := db.Product(ctx, "fs-2"); p == nil || p.Price != 2500 {
+		t.Errorf("price not updated: %+v", p)
+	}
+	if _, err := db.Product(ctx, "fs-4"); shop.ErrorCode(err) != shop.ENOTFOUND {
+		t.Errorf("vanished product still served: %v", err)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	db := MustOpenDB(t)
+	svc := catalog.NewService(db, quiet)
+	ctx := context.Background()
+	if err := svc.LoadBuiltin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ q, want string }{
+		{"headphnoes", "headphones"},
+		{"wirless headphones", "wireless headphones"},
+		{"wireles", ""}, // a prefix: search already finds "wireless"
+		{"headphones", ""},
+		{"head", ""}, // a prefix of a known word is not a typo
+		{"qzxv", ""},
+	}
+	for _, tt := range tests {
+		got, err := svc.Suggest(ctx, tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("Suggest(%q): got %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
