@@ -3,3 +3,7 @@
 // shared chunk that this module and the island modules import.
 export { createElement } from "react";
 export { createRoot } from "react-dom/client";
+// Not used through this module: importing the JSX runtime here too puts it in that same
+// shared React chunk. Otherwise esbuild gives it a chunk of its own (imported by the islands
+// only), one more request and ~0.3 KB gzip more on every island page.
+export { jsx } from "react/jsx-runtime";

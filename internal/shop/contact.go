@@ -37,7 +37,8 @@ func (m *ContactMessage) Normalize() {
 	m.Name = strings.TrimSpace(m.Name)
 	m.Email = strings.TrimSpace(m.Email)
 	m.Subject = strings.TrimSpace(m.Subject)
-	m.Message = strings.TrimSpace(m.Message)
+	// Browsers send textarea line breaks as CRLF; store plain newlines.
+	m.Message = strings.TrimSpace(strings.ReplaceAll(m.Message, "\r\n", "\n"))
 }
 
 // Validate returns one message per field that is missing or malformed, or nil.

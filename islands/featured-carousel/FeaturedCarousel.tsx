@@ -138,7 +138,7 @@ export default function FeaturedCarousel({
   /** Scrolls the track so slide `s`'s first card is at the start. */
   const scrollToSlide = (s: number, cardsPerSlide: number, behavior: ScrollBehavior) => {
     const el = trackRef.current;
-    const target = el && offsetOf(el, s * cardsPerSlide);
+    const target = el ? offsetOf(el, s * cardsPerSlide) : undefined;
     if (!el || target === undefined) return;
     const left = Math.max(0, Math.min(target, el.scrollWidth - el.clientWidth));
     if (Math.abs(left - el.scrollLeft) < 1) return; // no scroll event would come

@@ -1,0 +1,225 @@
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { attrsToProps, mountNestedIslands, parseHtml } from "../shared/server-html";
+import type { IslandContext } from "../shared/types";
+
+export interface ProductGridProps extends IslandContext {
+  /** The page the server rendered. */
+  page?: number;
+  /** Whether there is a page after it. */
+  hasMore?: boolean;
+  /** JSON API of the next page, e.g. "/api/products?page=2&category=…". */
+  nextApi?: string;
+  /** The listing's page path ("/products" or "/search"), for the fallback "Next" link. */
+  basePath?: string;
+}
+
+/** GET nextApi → one more page of cards, rendered by the server (components.ProductCards). */
+export interface PageResponse {
+  html: string;
+  count: number;
+  page: number;
+  hasMore: boolean;
+  pageUrl: string;
+  nextApi: string;
+}
+
+/** How far below the viewport the last card may be when the next page starts loading. */
+const ROOT_MARGIN = "200px 0px";
+
+function sameOrigin(url: string): boolean {
+  try {
+    return new URL(url, location.href).origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
+function readPage(json: unknown): PageResponse {
+  const d = (json ?? {}) as Record<string, unknown>;
+  if (
+    typeof d.html !== "string" ||
+    typeof d.count !== "number" ||
+    typeof d.page !== "number" ||
+    typeof d.hasMore !== "boolean" ||
+    typeof d.pageUrl !== "string" ||
+    typeof d.nextApi !== "string"
+  ) {
+    throw new TypeError("product-grid: unexpected response from the products API");
+  }
+  return d as unknown as PageResponse;
+}
+
+/** The server's <ul class="grid"> (attributes, cards) and <nav class="pagination"> (if any). */
+function readServer(serverHtml: string) {
+  const html = parseHtml(serverHtml);
+  const ul = html.querySelector("ul.grid");
+  if (!ul) throw new Error("product-grid: no ul.grid in the server markup");
+  const nav = html.querySelector("nav.pagination");
+  return {
+    grid: { props: attrsToProps(ul), html: { __html: ul.innerHTML } },
+    cards: ul.children.length,
+    nav: nav && { props: attrsToProps(nav), html: { __html: nav.innerHTML } },
+  };
+}
+
+const products = (n: number) => (n === 1 ? "1 product" : `${n} products`);
+
+/**
+ * Infinite scroll over templ's ProductGrid (views/pages/catalog.templ). React renders into
+ * the server's <div class="grid-wrap">: the same <ul class="grid"> with the server's cards,
+ * a polite status line, a sentinel while more can load, and the end / error messages. When
+ * the last card comes near the viewport it fetches the next page's cards (server HTML) and
+ * appends them to the same <ul>; the cards are never re-rendered, so their forms, focus and
+ * nested islands stay as they are. The URL follows the last page loaded (replaceState), so
+ * a reload lands on a real page. The server's pagination is shown only when the island cannot
+ * load more on its own (no IntersectionObserver, last page) or after a failed load.
+ * The mount element gets data-page="N": the last page loaded.
+ */
+export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePath, serverHtml, mountEl }: ProductGridProps) {
+  const [server] = useState(() => readServer(serverHtml));
+  const [initialPage] = useState(() => (typeof firstPage === "number" && firstPage > 0 ? firstPage : 1));
+  // A page before the last is full, so the first page's size is the page size.
+  const pageSize = Math.max(1, server.cards);
+  const canScroll =
+    hasMore === true && typeof nextApi === "string" && sameOrigin(nextApi) && typeof IntersectionObserver === "function";
+
+  const [page, setPage] = useState(initialPage);
+  const [more, setMore] = useState(canScroll);
+  const [loads, setLoads] = useState(0); // successful loads
+  const [loading, setLoading] = useState(false);
+  const [failures, setFailures] = useState(0); // consecutive failed loads; > 0 shows the error
+  const [status, setStatus] = useState("");
+
+  const gridRef = useRef<HTMLUListElement>(null);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const retryRef = useRef<HTMLButtonElement>(null);
+  const next = useRef(canScroll ? (nextApi as string) : "");
+  const busy = useRef(false);
+  const failCount = useRef(0);
+  const abort = useRef<AbortController>(undefined);
+
+  const load = async (): Promise<void> => {
+    const url = next.current;
+    const ul = gridRef.current;
+    if (busy.current || !url || !ul) return; // never two requests at once
+    busy.current = true;
+    setLoading(true);
+    const signal = (abort.current ??= new AbortController()).signal;
+    try {
+      const res = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", signal });
+      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+      const data = readPage(await res.json());
+      const before = ul.children.length;
+      const retrying = document.activeElement !== null && document.activeElement === retryRef.current;
+      ul.insertAdjacentHTML("beforeend", data.html);
+      const added = ul.children.length - before;
+      mountNestedIslands(ul);
+      // The Try Again button is about to go: move its focus to the first new card.
+      if (retrying) ul.children[before]?.querySelector<HTMLElement>("a[href]")?.focus();
+      if (sameOrigin(data.pageUrl)) history.replaceState(null, "", data.pageUrl);
+      const done = !data.hasMore || data.count < pageSize || !sameOrigin(data.nextApi);
+      next.current = done ? "" : data.nextApi;
+      setPage(data.page);
+      setMore(!done);
+      failCount.current = 0;
+      setFailures(0);
+      setLoads((n) => n + 1);
+      setStatus(
+        `Loaded ${added} more ${added === 1 ? "product" : "products"}. Showing ${products(ul.children.length)}.` +
+          (done ? " You've reached the end." : ""),
+      );
+    } catch (error) {
+      if (signal.aborted) return;
+      console.warn("[product-grid] could not load more products", error);
+      const n = ++failCount.current;
+      setFailures(n);
+      // The alert is read once, when it appears; a failed retry is said in the status line
+      // (alternating, so that a repeat is a change and is read too).
+      if (n > 1) setStatus(n % 2 ? "Failed to load products again." : "Still failed to load products.");
+    } finally {
+      busy.current = false;
+      if (!signal.aborted) setLoading(false);
+    }
+  };
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  useLayoutEffect(() => {
+    mountEl.dataset.page = String(page);
+  }, [mountEl, page]);
+  useLayoutEffect(() => () => mountEl.removeAttribute("data-page"), [mountEl]);
+
+  // The islands nested in the server's cards (wishlist hearts).
+  useEffect(() => {
+    if (gridRef.current) mountNestedIslands(gridRef.current);
+  }, []);
+
+  // Watch the last card (and the sentinel after the grid); re-armed after every load, so a
+  // last card that is still in view loads the next page straight away.
+  const failed = failures > 0;
+  useEffect(() => {
+    if (!more || failed) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) void load();
+      },
+      { rootMargin: ROOT_MARGIN },
+    );
+    const last = gridRef.current?.lastElementChild;
+    if (last) io.observe(last);
+    if (sentinelRef.current) io.observe(sentinelRef.current);
+    return () => io.disconnect();
+    // load reads refs and setters only.
+  }, [loads, more, failed]);
+
+  /** After a failure: the server's pagination if nothing was appended yet, else a link to the next page. */
+  const fallbackNav = () => {
+    if (page === initialPage) return server.nav && <nav {...server.nav.props} dangerouslySetInnerHTML={server.nav.html} />;
+    const api = new URL(next.current, location.href);
+    return (
+      <nav className="pagination" aria-label="Pagination" data-testid="pagination">
+        <a href={(basePath || location.pathname) + api.search} rel="next" className="btn btn-ghost" data-testid="next-page">
+          Next
+        </a>
+      </nav>
+    );
+  };
+
+  return (
+    <>
+      <ul {...server.grid.props} ref={gridRef} dangerouslySetInnerHTML={server.grid.html} />
+      <p className="sr-only" aria-live="polite" data-testid="grid-status">
+        {status}
+      </p>
+      {more && !failed && (
+        <div className="grid-sentinel" ref={sentinelRef} data-testid="grid-sentinel">
+          {loading && <p className="grid-loading muted">Loading more products…</p>}
+        </div>
+      )}
+      {failed && (
+        <div className="grid-error-box" data-testid="grid-error">
+          <p role="alert" className="grid-error">
+            Failed to load products. Please try again later.
+          </p>
+          <button
+            type="button"
+            ref={retryRef}
+            className="btn btn-secondary"
+            aria-disabled={loading || undefined}
+            data-testid="grid-retry"
+            onClick={() => void load()}
+          >
+            {loading ? "Trying again…" : "Try Again"}
+          </button>
+          {fallbackNav()}
+        </div>
+      )}
+      {!more && loads > 0 && (
+        <p className="grid-end muted" data-testid="grid-end">
+          You've reached the end.
+        </p>
+      )}
+      {!canScroll && server.nav && <nav {...server.nav.props} dangerouslySetInnerHTML={server.nav.html} />}
+    </>
+  );
+}
