@@ -98,9 +98,11 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 			Users: db, Resets: db, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
-		Sessions: auth.NewSessions(db.KV(), cfg.Secure(), db, time.Now, log),
-		Google:   google,
-		Catalog:  cat,
+		Sessions:  auth.NewSessions(db.KV(), cfg.Secure(), db, time.Now, log),
+		Google:    google,
+		Catalog:   cat,
+		Carts:     db,
+		Wishlists: db,
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)

@@ -102,12 +102,30 @@ func (a *App) loginThrottled(c *fiber.Ctx) error {
 // signIn starts u's session, handing over what the guest of this session
 // owned first, so a cart filled as a guest survives signing in.
 func (a *App) signIn(c *fiber.Ctx, u *shop.User) error {
-	if cur := auth.User(c); cur != nil && cur.IsGuest && cur.ID != u.ID {
+	if err := a.keepCart(c, u); err != nil {
+		return err
+	}
+	return a.Sessions.SignIn(c, u)
+}
+
+// keepCart hands what this session owned to u before the session is
+// rotated: a guest's cart (and, later, orders), or a visitor's anonymous
+// cart, merge into u's.
+func (a *App) keepCart(c *fiber.Ctx, u *shop.User) error {
+	cur := auth.User(c)
+	switch {
+	case cur != nil && cur.IsGuest && cur.ID != u.ID:
 		if err := a.Users.HandOver(c.UserContext(), cur.ID, u.ID); err != nil {
 			return fmt.Errorf("hand over guest: %w", err)
 		}
+	case cur == nil:
+		if owner := a.cartOwner(c); owner != "" {
+			if err := a.Carts.MergeCart(c.UserContext(), owner, u.ID); err != nil {
+				return fmt.Errorf("keep cart: %w", err)
+			}
+		}
 	}
-	return a.Sessions.SignIn(c, u)
+	return nil
 }
 
 func (a *App) registerPage(c *fiber.Ctx) error {
@@ -161,7 +179,7 @@ func (a *App) continueAsGuest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Sessions.SignIn(c, u); err != nil {
+	if err := a.signIn(c, u); err != nil {
 		return err
 	}
 	return c.Redirect(orHome(from(c)), fiber.StatusSeeOther)
@@ -228,6 +246,11 @@ func (a *App) resetSubmit(c *fiber.Ctx) error {
 func (a *App) profilePage(c *fiber.Ctx) error {
 	u := auth.User(c)
 	p := pages.ProfilePage{User: u, Edit: c.Query("edit") == "1"}
+	n, err := a.Carts.CartCount(c.UserContext(), u.ID)
+	if err != nil {
+		return err
+	}
+	p.CartItems = n
 	p.Form.Profile = shop.Profile{DisplayName: u.DisplayName, PhoneNumber: u.PhoneNumber, Address: u.Address,
 		City: u.City, State: u.State, ZipCode: u.ZipCode, Country: u.Country}
 	return render(c, fiber.StatusOK, pages.Profile(a.frame(c, "Profile"), p))

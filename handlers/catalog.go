@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/components"
@@ -27,15 +28,23 @@ const (
 // cards turns products into card view models for this request.
 func (a *App) cards(c *fiber.Ctx, products []shop.Product, csrf string, eager int) []components.Card {
 	set, _ := a.Assets.Current()
-	returnTo := localPath(string(c.Request().URI().RequestURI()))
+	back := localPath(string(c.Request().URI().RequestURI()))
+	var wished map[string]bool
+	if u := auth.User(c); u != nil && !u.IsGuest && len(products) > 0 {
+		var err error
+		if wished, err = a.Wishlists.WishlistIDs(c.UserContext(), u.ID); err != nil {
+			a.Log.Error("wishlist ids", "err", err, "request_id", requestID(c))
+		}
+	}
 	out := make([]components.Card, len(products))
 	for i, p := range products {
 		out[i] = components.Card{
-			Product:   p,
-			ImageURL:  imageURL(set, p.Image),
-			LazyImage: i >= eager,
-			ReturnTo:  returnTo,
-			CSRF:      csrf,
+			Product:    p,
+			ImageURL:   imageURL(set, p.Image),
+			LazyImage:  i >= eager,
+			ReturnTo:   back,
+			CSRF:       csrf,
+			InWishlist: wished[p.ID],
 		}
 	}
 	return out

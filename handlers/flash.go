@@ -32,9 +32,17 @@ func (f *flasher) sign(msg string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
+// Flash kinds: a confirmation or a problem.
+const (
+	flashOK    = "s:"
+	flashError = "e:"
+)
+
 // set stores msg for the next page the browser loads.
-func (f *flasher) set(c *fiber.Ctx, msg string) {
-	v := base64.RawURLEncoding.EncodeToString([]byte(msg))
+func (f *flasher) set(c *fiber.Ctx, msg string) { f.setKind(c, flashOK, msg) }
+
+func (f *flasher) setKind(c *fiber.Ctx, kind, msg string) {
+	v := base64.RawURLEncoding.EncodeToString([]byte(kind + msg))
 	c.Cookie(&fiber.Cookie{
 		Name: flashCookie, Value: v + "." + f.sign(v), Path: "/",
 		HTTPOnly: true, Secure: f.secure, SameSite: fiber.CookieSameSiteLaxMode,
@@ -42,27 +50,39 @@ func (f *flasher) set(c *fiber.Ctx, msg string) {
 	})
 }
 
-// take returns the pending message, if any, and clears it.
-func (f *flasher) take(c *fiber.Ctx) string {
+// take returns the pending message, if any, whether it reports a problem,
+// and clears it.
+func (f *flasher) take(c *fiber.Ctx) (string, bool) {
 	raw := c.Cookies(flashCookie)
 	if raw == "" {
-		return ""
+		return "", false
 	}
 	c.Cookie(&fiber.Cookie{Name: flashCookie, Path: "/", Expires: time.Unix(1, 0), HTTPOnly: true, Secure: f.secure, SameSite: fiber.CookieSameSiteLaxMode})
 	v, sig, ok := strings.Cut(raw, ".")
 	if !ok || !hmac.Equal([]byte(sig), []byte(f.sign(v))) {
-		return ""
+		return "", false
 	}
-	msg, err := base64.RawURLEncoding.DecodeString(v)
+	b, err := base64.RawURLEncoding.DecodeString(v)
 	if err != nil {
-		return ""
+		return "", false
 	}
-	return string(msg)
+	msg := string(b)
+	if strings.HasPrefix(msg, flashError) {
+		return strings.TrimPrefix(msg, flashError), true
+	}
+	return strings.TrimPrefix(msg, flashOK), false
 }
 
 // redirectWithFlash answers a successful POST: 303 See Other to a GET page
 // that shows msg once.
 func (a *App) redirectWithFlash(c *fiber.Ctx, to, msg string) error {
 	a.flash.set(c, msg)
+	return c.Redirect(to, fiber.StatusSeeOther)
+}
+
+// redirectWithError answers a rejected POST whose page cannot re-render the
+// form (a card's button): back to the page, with the reason.
+func (a *App) redirectWithError(c *fiber.Ctx, to, msg string) error {
+	a.flash.setKind(c, flashError, msg)
 	return c.Redirect(to, fiber.StatusSeeOther)
 }

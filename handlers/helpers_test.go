@@ -110,6 +110,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
 	deps.Catalog = catalog.NewService(db, log)
+	deps.Carts, deps.Wishlists = db, db
 	if err := deps.Catalog.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}

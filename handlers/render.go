@@ -28,9 +28,16 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 		Title:       title,
 		CSRFToken:   maskedCSRFToken(c),
 		User:        shop.UserFromContext(c.UserContext()),
-		Flash:       a.flash.take(c),
 		CurrentPath: string(c.Request().URI().RequestURI()),
 		Year:        a.Now().Year(),
+	}
+	f.Flash, f.FlashError = a.flash.take(c)
+	if owner := a.cartOwner(c); owner != "" {
+		n, err := a.Carts.CartCount(c.UserContext(), owner)
+		if err != nil {
+			a.Log.Error("cart count", "err", err, "request_id", requestID(c))
+		}
+		f.CartCount = n
 	}
 	if set, err := a.Assets.Current(); err == nil {
 		f.CSSURL = set.URL("css/app.css")

@@ -38,7 +38,9 @@ type Deps struct {
 	// Google is nil when Google sign-in is not configured.
 	Google *auth.Google
 	// Catalog answers catalogue queries.
-	Catalog *catalog.Service
+	Catalog   *catalog.Service
+	Carts     shop.CartStore
+	Wishlists shop.WishlistStore
 	// Storage keeps CSRF tokens (and later sessions) server-side.
 	Storage fiber.Storage
 	// Now is the clock; tests replace it.
@@ -157,6 +159,17 @@ func New(d Deps) *fiber.App {
 	app.Post("/forgot-password", perIP("forgot", 5), a.forgotSubmit)
 	app.Get("/reset-password", a.resetPage)
 	app.Post("/reset-password", perIP("reset", 10), a.resetSubmit)
+
+	// Cart and wishlist.
+	app.Get("/cart", a.cartPage)
+	app.Post("/cart/items", a.cartAdd)
+	app.Post("/cart/items/:id", a.cartSet)
+	app.Post("/cart/items/:id/delete", a.cartRemove)
+	app.Post("/cart/clear", a.cartClear)
+	app.Post("/wishlist/:id/toggle", a.wishlistToggle)
+	app.Get("/wishlist", auth.RequireAccount, a.wishlistPage)
+	app.Post("/wishlist/:id/move", auth.RequireAccount, a.wishlistMove)
+	app.Post("/wishlist/:id/delete", auth.RequireAccount, a.wishlistRemove)
 
 	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
 	// a Group without a prefix would guard every later route too.)

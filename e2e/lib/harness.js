@@ -121,7 +121,7 @@ function storefrontBinary() {
   return bin;
 }
 
-async function startServer() {
+async function startServer(extraEnv = {}) {
   const bin = storefrontBinary();
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
@@ -135,6 +135,8 @@ async function startServer() {
     BASE_URL: baseURL,
     CAREERS_URL,
     LOG_LEVEL: 'warn',
+    // Extra variables a test file asked for with useShop({ env }).
+    ...extraEnv,
   };
   const proc = spawn(bin, [], { env, cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -205,8 +207,13 @@ function current() {
 /**
  * Registers before/after hooks that start the storefront and Chromium for
  * this file, and returns the shop handle. Call it once per test file.
+ *
+ * options.env adds variables to the server's minimal environment (e.g. the
+ * GOOGLE_* ones for a local OpenID Connect provider). It may be an object or
+ * a function returning one (called when the server starts, after the file's
+ * earlier before() hooks). Without it the server starts exactly as before.
  */
-export function useShop() {
+export function useShop({ env } = {}) {
   const shop = {
     skip: SKIP,
     server: undefined,
@@ -254,12 +261,23 @@ export function useShop() {
       const out = r.stdout.trim();
       return out === '' ? [] : JSON.parse(out);
     },
+    /**
+     * Forgets every rate-limit counter (Fiber's limiter keeps them in the kv
+     * table under "limit:<name>:<key>"), so a test starts with the limits a
+     * shopper arriving fresh would meet. All tests come from 127.0.0.1, so
+     * without this a file's tests share one per-address budget (e.g. 10
+     * registrations a minute). Needs sqlite3, like queryDB.
+     */
+    resetRateLimits(t) {
+      this.queryDB(t, "DELETE FROM kv WHERE key LIKE 'limit:%'");
+    },
   };
   active = shop;
 
   before(async () => {
     if (shop.skip) return;
-    shop.server = await startServer();
+    const extraEnv = typeof env === 'function' ? await env() : env;
+    shop.server = await startServer(extraEnv ?? {});
     try {
       shop.browser = await chromium.launch({
         executablePath: CHROMIUM_PATH,
@@ -358,14 +376,17 @@ function formatViolations(violations) {
  * axe finds no violation of impact serious or critical. options.viewport sets
  * the viewport (default WIDE); options.prepare(page) puts the page into the
  * state to check (open an entry, submit a form…) after it has loaded.
+ * options.setup(page, context) runs in each fresh context before pagePath is
+ * opened (sign in, fill a cart…), for pages that need a state first.
  */
-export async function checkA11y(pagePath, { viewport = WIDE, prepare } = {}) {
+export async function checkA11y(pagePath, { viewport = WIDE, prepare, setup } = {}) {
   const shop = current();
   const failures = [];
   for (const mode of AXE_MODES) {
     const context = await shop.newContext({ js: true, blockScripts: mode.blockScripts, viewport });
     try {
       const page = await context.newPage();
+      if (setup) await setup(page, context);
       await page.goto(pagePath);
       if (prepare) await prepare(page);
       const results = await new AxeBuilder({ page }).analyze();

@@ -219,3 +219,15 @@ func RequireUser(c *fiber.Ctx) error {
 	}
 	return c.Redirect("/login?from="+url.QueryEscape(string(c.Request().URI().RequestURI())), fiber.StatusSeeOther)
 }
+
+// Get returns a value stored with Set, or nil.
+func (s *Sessions) Get(c *fiber.Ctx, key string) (any, error) {
+	if c.Cookies(CookieName) == "" {
+		return nil, nil
+	}
+	sess, err := s.store.Get(c)
+	if err != nil {
+		return nil, fmt.Errorf("session get: %w", err)
+	}
+	return sess.Get(key), nil
+}

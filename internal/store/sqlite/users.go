@@ -137,7 +137,10 @@ func (db *DB) DeleteUser(ctx context.Context, userID string) error {
 // HandOver moves what a guest owns to an account and deletes the guest.
 func (db *DB) HandOver(ctx context.Context, guestID, userID string) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		// Carts and orders join this transaction in later migrations.
+		if err := mergeCart(ctx, tx, guestID, userID); err != nil {
+			return err
+		}
+		// Orders join this transaction when they exist.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ? AND is_guest = 1`, guestID); err != nil {
 			return fmt.Errorf("delete guest: %w", err)
 		}

@@ -1,0 +1,90 @@
+package shop
+
+import (
+	"context"
+	"time"
+)
+
+// CartLine is one product in a cart, priced from the catalogue.
+type CartLine struct {
+	Product  Product
+	Quantity int
+	// Variation names a product option; the catalogue has none yet, so it
+	// is always empty, but the cart page shows it when set (spec §2).
+	Variation string
+	AddedAt   time.Time
+}
+
+// Total is the line's price.
+func (l CartLine) Total() Cents { return l.Product.Price * Cents(l.Quantity) }
+
+// Cart is a shopper's cart with its derived sums (spec §3).
+type Cart struct {
+	Lines []CartLine
+}
+
+// ItemCount is the number of items (sum of quantities): the badge.
+func (c Cart) ItemCount() int {
+	n := 0
+	for _, l := range c.Lines {
+		n += l.Quantity
+	}
+	return n
+}
+
+// Subtotal is the sum of the lines.
+func (c Cart) Subtotal() Cents {
+	var s Cents
+	for _, l := range c.Lines {
+		s += l.Total()
+	}
+	return s
+}
+
+// Shipping is the flat fee (spec §9), nothing for an empty cart.
+func (c Cart) Shipping() Cents {
+	if len(c.Lines) == 0 {
+		return 0
+	}
+	return FlatShippingFee
+}
+
+// Total is subtotal plus shipping, as the cart page shows it.
+func (c Cart) Total() Cents { return c.Subtotal() + c.Shipping() }
+
+// CartStore keeps carts. Every change is one statement or one transaction,
+// so concurrent requests on one cart never lose an update.
+type CartStore interface {
+	Cart(ctx context.Context, owner string) (Cart, error)
+	CartCount(ctx context.Context, owner string) (int, error)
+	// AddToCart adds quantity to the line (creating it); a line that would
+	// exceed MaxCartQuantity is left as it is and an EINVALID returned.
+	AddToCart(ctx context.Context, owner, productID string, quantity int) error
+	// SetCartQuantity sets a line's quantity; 0 or less removes it.
+	SetCartQuantity(ctx context.Context, owner, productID string, quantity int) error
+	RemoveFromCart(ctx context.Context, owner, productID string) error
+	ClearCart(ctx context.Context, owner string) error
+	// MergeCart moves one cart into another (quantities added, capped at
+	// MaxCartQuantity a line), as when a visitor signs in.
+	MergeCart(ctx context.Context, from, to string) error
+}
+
+// WishlistItem is a product on a wishlist.
+type WishlistItem struct {
+	Product Product
+	AddedAt time.Time
+}
+
+// WishlistStore keeps wishlists of signed-in users.
+type WishlistStore interface {
+	Wishlist(ctx context.Context, userID string) ([]WishlistItem, error)
+	WishlistIDs(ctx context.Context, userID string) (map[string]bool, error)
+	// ToggleWishlist adds or removes a product and reports whether it is on
+	// the wishlist afterwards.
+	ToggleWishlist(ctx context.Context, userID, productID string) (bool, error)
+	AddToWishlist(ctx context.Context, userID, productID string) error
+	RemoveFromWishlist(ctx context.Context, userID, productID string) error
+	// MoveToCart adds the product to the user's cart and takes it off the
+	// wishlist in one transaction.
+	MoveToCart(ctx context.Context, userID, productID string) error
+}

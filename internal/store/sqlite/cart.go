@@ -1,0 +1,241 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+var (
+	_ shop.CartStore     = (*DB)(nil)
+	_ shop.WishlistStore = (*DB)(nil)
+)
+
+// Messages of the cart rules.
+const (
+	MsgQuantityCap     = "You can have at most 10 of an item in your cart."
+	MsgUnknownProduct  = "That product is no longer available."
+	msgNotInCart       = "That item is not in your cart."
+	foreignKeyFailed   = "FOREIGN KEY constraint failed"
+	checkFailedMessage = "CHECK constraint failed"
+)
+
+// Cart returns the owner's cart, oldest line first, priced from the catalogue.
+func (db *DB) Cart(ctx context.Context, owner string) (shop.Cart, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, c.quantity, c.added_at
+		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
+	if err != nil {
+		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
+	}
+	defer rows.Close()
+	var cart shop.Cart
+	for rows.Next() {
+		var l shop.CartLine
+		var added int64
+		p := &l.Product
+		if err := rows.Scan(&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount,
+			&p.Featured, &l.Quantity, &added); err != nil {
+			return shop.Cart{}, fmt.Errorf("scan cart line: %w", err)
+		}
+		l.AddedAt = time.Unix(added, 0).UTC()
+		cart.Lines = append(cart.Lines, l)
+	}
+	return cart, rows.Err()
+}
+
+// CartCount is the number of items in the owner's cart.
+func (db *DB) CartCount(ctx context.Context, owner string) (int, error) {
+	var n int
+	if err := db.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE owner = ?`, owner).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count cart: %w", err)
+	}
+	return n, nil
+}
+
+// AddToCart adds in one statement: the database does the arithmetic, so
+// two concurrent adds cannot both read the old quantity.
+func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity int) error {
+	if quantity < 1 || quantity > shop.MaxCartQuantity {
+		return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+	}
+	res, err := db.db.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
+		WHERE quantity + excluded.quantity <= ?`, owner, productID, quantity, db.now().Unix(), shop.MaxCartQuantity)
+	if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
+		return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
+	} else if err != nil {
+		return fmt.Errorf("add to cart: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+	}
+	return nil
+}
+
+// SetCartQuantity sets a line's quantity; 0 or less removes the line.
+func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quantity int) error {
+	if quantity <= 0 {
+		return db.RemoveFromCart(ctx, owner, productID)
+	}
+	if quantity > shop.MaxCartQuantity {
+		return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+	}
+	res, err := db.db.ExecContext(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
+	if err != nil {
+		return fmt.Errorf("set cart quantity: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return shop.Errorf(shop.ENOTFOUND, msgNotInCart)
+	}
+	return nil
+}
+
+// RemoveFromCart removes a line; removing a line that is not there is fine.
+func (db *DB) RemoveFromCart(ctx context.Context, owner, productID string) error {
+	if _, err := db.db.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
+		return fmt.Errorf("remove from cart: %w", err)
+	}
+	return nil
+}
+
+// ClearCart empties the cart.
+func (db *DB) ClearCart(ctx context.Context, owner string) error {
+	if _, err := db.db.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ?`, owner); err != nil {
+		return fmt.Errorf("clear cart: %w", err)
+	}
+	return nil
+}
+
+// MergeCart moves the lines of from into to.
+func (db *DB) MergeCart(ctx context.Context, from, to string) error {
+	if from == to {
+		return nil
+	}
+	return db.inTx(ctx, func(tx *sql.Tx) error { return mergeCart(ctx, tx, from, to) })
+}
+
+func mergeCart(ctx context.Context, tx *sql.Tx, from, to string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at)
+		SELECT ?, product_id, quantity, added_at FROM cart_items WHERE owner = ? AND true
+		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = MIN(?, quantity + excluded.quantity)`,
+		to, from, shop.MaxCartQuantity); err != nil {
+		return fmt.Errorf("merge cart: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ?`, from); err != nil {
+		return fmt.Errorf("merge cart: %w", err)
+	}
+	return nil
+}
+
+// Wishlist lists the user's wishlist, newest first.
+func (db *DB) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, w.added_at
+		FROM wishlist_items w JOIN products p ON p.id = w.product_id WHERE w.user_id = ? ORDER BY w.added_at DESC, p.id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("load wishlist: %w", err)
+	}
+	defer rows.Close()
+	var out []shop.WishlistItem
+	for rows.Next() {
+		var it shop.WishlistItem
+		var added int64
+		p := &it.Product
+		if err := rows.Scan(&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount,
+			&p.Featured, &added); err != nil {
+			return nil, fmt.Errorf("scan wishlist: %w", err)
+		}
+		it.AddedAt = time.Unix(added, 0).UTC()
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// WishlistIDs returns the set of product ids on the user's wishlist.
+func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT product_id FROM wishlist_items WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("wishlist ids: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("wishlist ids: %w", err)
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// AddToWishlist adds a product; one already there stays as it was.
+func (db *DB) AddToWishlist(ctx context.Context, userID, productID string) error {
+	_, err := db.db.ExecContext(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
+		ON CONFLICT DO NOTHING`, userID, productID, db.now().Unix())
+	if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
+		return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
+	} else if err != nil {
+		return fmt.Errorf("add to wishlist: %w", err)
+	}
+	return nil
+}
+
+// RemoveFromWishlist removes a product from the wishlist.
+func (db *DB) RemoveFromWishlist(ctx context.Context, userID, productID string) error {
+	if _, err := db.db.ExecContext(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID); err != nil {
+		return fmt.Errorf("remove from wishlist: %w", err)
+	}
+	return nil
+}
+
+// ToggleWishlist flips a product's membership in one transaction.
+func (db *DB) ToggleWishlist(ctx context.Context, userID, productID string) (bool, error) {
+	var on bool
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID)
+		if err != nil {
+			return fmt.Errorf("toggle wishlist: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)`,
+			userID, productID, db.now().Unix())
+		if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
+			return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
+		} else if err != nil {
+			return fmt.Errorf("toggle wishlist: %w", err)
+		}
+		on = true
+		return nil
+	})
+	return on, err
+}
+
+// MoveToCart puts a wishlist product in the cart and takes it off the
+// wishlist, both or neither.
+func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID)
+		if err != nil {
+			return fmt.Errorf("move to cart: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return shop.Errorf(shop.ENOTFOUND, "That product is not on your wishlist.")
+		}
+		res, err = tx.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, 1, ?)
+			ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + 1 WHERE quantity + 1 <= ?`,
+			userID, productID, db.now().Unix(), shop.MaxCartQuantity)
+		if err != nil {
+			return fmt.Errorf("move to cart: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+		}
+		return nil
+	})
+}
