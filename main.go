@@ -20,7 +20,9 @@ import (
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/demo"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
@@ -64,6 +66,11 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	} else if err := cat.LoadBuiltin(ctx); err != nil {
 		return err
 	}
+	if cfg.Demo {
+		if err := printDemo(ctx, db); err != nil {
+			return err
+		}
+	}
 
 	assets, err := loadAssets(cfg.Dev)
 	if err != nil {
@@ -103,6 +110,11 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Catalog:   cat,
 		Carts:     db,
 		Wishlists: db,
+		Orders:    db,
+		Checkout: &checkout.Service{
+			Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Delay: cfg.PaymentDelay},
+			Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log,
+		},
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)
@@ -138,9 +150,29 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 		}
 		fmt.Printf("imported %d products (%d skipped) from %s\n", len(parsed.Products), parsed.Skipped, args[2])
 		return nil
+	case len(args) == 1 && args[0] == "demo":
+		db, err := sqlite.Open(ctx, cfg.SQLitePath())
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if err := catalog.NewService(db, log).LoadBuiltin(ctx); err != nil {
+			return err
+		}
+		return printDemo(ctx, db)
 	default:
-		return fmt.Errorf("unknown command %q; commands: catalog import FILE.json", strings.Join(args, " "))
+		return fmt.Errorf("unknown command %q; commands: catalog import FILE.json, demo", strings.Join(args, " "))
 	}
+}
+
+// printDemo creates (or refreshes) the demo account and prints how to sign in.
+func printDemo(ctx context.Context, db *sqlite.DB) error {
+	acct, err := demo.Seed(ctx, db, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Demo account: %s / %s (%d orders)\n", acct.Email, acct.Password, acct.Orders)
+	return nil
 }
 
 // loadAssets serves the embedded assets, or in development the files on disk

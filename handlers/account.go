@@ -251,6 +251,9 @@ func (a *App) profilePage(c *fiber.Ctx) error {
 		return err
 	}
 	p.CartItems = n
+	if p.Orders, err = a.Orders.CountOrders(c.UserContext(), u.ID); err != nil {
+		return err
+	}
 	p.Form.Profile = shop.Profile{DisplayName: u.DisplayName, PhoneNumber: u.PhoneNumber, Address: u.Address,
 		City: u.City, State: u.State, ZipCode: u.ZipCode, Country: u.Country}
 	return render(c, fiber.StatusOK, pages.Profile(a.frame(c, "Profile"), p))

@@ -310,4 +310,3 @@ func userID(t *testing.T, app *testApp, email string) string {
 	}
 	return u.ID
 }
-

@@ -21,6 +21,7 @@ import (
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -110,7 +111,9 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
 	deps.Catalog = catalog.NewService(db, log)
-	deps.Carts, deps.Wishlists = db, db
+	deps.Carts, deps.Wishlists, deps.Orders = db, db, db
+	deps.Checkout = &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{},
+		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	if err := deps.Catalog.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}

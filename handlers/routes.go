@@ -19,6 +19,7 @@ import (
 
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/static"
@@ -41,6 +42,8 @@ type Deps struct {
 	Catalog   *catalog.Service
 	Carts     shop.CartStore
 	Wishlists shop.WishlistStore
+	Orders    shop.OrderStore
+	Checkout  *checkout.Service
 	// Storage keeps CSRF tokens (and later sessions) server-side.
 	Storage fiber.Storage
 	// Now is the clock; tests replace it.
@@ -170,6 +173,20 @@ func New(d Deps) *fiber.App {
 	app.Get("/wishlist", auth.RequireAccount, a.wishlistPage)
 	app.Post("/wishlist/:id/move", auth.RequireAccount, a.wishlistMove)
 	app.Post("/wishlist/:id/delete", auth.RequireAccount, a.wishlistRemove)
+
+	// Checkout and orders.
+	app.Get("/checkout", a.checkoutEntry)
+	app.Get("/checkout/shipping", a.shippingPage)
+	app.Post("/checkout/shipping", a.shippingSubmit)
+	app.Get("/checkout/payment", a.paymentPage)
+	app.Post("/checkout/payment", perIP("payment", 30), a.paymentSubmit)
+	app.Get("/checkout/review", a.reviewPage)
+	app.Post("/checkout/back", a.checkoutBack)
+	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
+	app.Get("/orders", auth.RequireUser, a.ordersPage)
+	app.Get("/orders/lookup", a.lookupPage)
+	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
+	app.Get("/orders/:id", a.orderPage)
 
 	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
 	// a Group without a prefix would guard every later route too.)

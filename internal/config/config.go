@@ -40,6 +40,10 @@ type Config struct {
 	// every CatalogSyncInterval; empty serves the built-in catalogue.
 	CatalogURL          string
 	CatalogSyncInterval time.Duration
+	// PaymentDelay is how long the simulated payment takes (spec: 2 s).
+	PaymentDelay time.Duration
+	// Demo creates the demo account and its orders at start.
+	Demo bool
 }
 
 // GoogleEnabled reports whether the Google button shows.
@@ -144,6 +148,22 @@ func Load(getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h, got %q", v)
 		}
 		cfg.CatalogSyncInterval = d
+	}
+
+	cfg.PaymentDelay = 2 * time.Second
+	if v := getenv("PAYMENT_DELAY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Minute {
+			return nil, fmt.Errorf("PAYMENT_DELAY must be a duration from 0s to 1m such as 2s, got %q", v)
+		}
+		cfg.PaymentDelay = d
+	}
+	if v := getenv("DEMO"); v != "" {
+		demo, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("DEMO must be true or false (or 1 or 0), got %q", v)
+		}
+		cfg.Demo = demo
 	}
 
 	if v := getenv("SESSION_SECRET"); v != "" {

@@ -94,7 +94,8 @@ const Chevron = ({ left }: { left?: boolean }) => (
  * next buttons, the same <ul class="carousel-track"> with the server's cards (their forms
  * untouched), and one dot per slide. The state is on that div for CSS, tests and assistive
  * tech: class "carousel-enhanced", data-slide="N" (0-based), data-autoplay="on|paused|off",
- * role="region" aria-roledescription="carousel" aria-label="Featured products".
+ * role="group" aria-roledescription="carousel" aria-label="Featured products" (a group, not a
+ * region: the <section> around it is already the "Featured Products" landmark).
  *
  * A slide is as many cards as fit in the track (at most `perSlide`), so every card can be
  * reached with the buttons on a narrow screen too. Auto-advance pauses while the pointer or
@@ -130,9 +131,9 @@ export default function FeaturedCarousel({
   const ownScroll = useRef(false);
   const settleTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   /** Latest layout for the event handlers. */
-  const latest = useRef({ per, slides, reducedMotion });
+  const latest = useRef({ per, slides });
   useLayoutEffect(() => {
-    latest.current = { per, slides, reducedMotion };
+    latest.current = { per, slides };
   });
 
   /** Scrolls the track so slide `s`'s first card is at the start. */
@@ -168,7 +169,7 @@ export default function FeaturedCarousel({
 
   // The enhanced state lives on the mount element (it carries data-testid="carousel").
   useLayoutEffect(() => {
-    const added = { role: "region", "aria-roledescription": "carousel", "aria-label": "Featured products" };
+    const added = { role: "group", "aria-roledescription": "carousel", "aria-label": "Featured products" };
     for (const [name, value] of Object.entries(added)) mountEl.setAttribute(name, value);
     mountEl.classList.add("carousel-enhanced");
     return () => {

@@ -128,10 +128,28 @@ func (db *DB) BumpSessionGen(ctx context.Context, userID string) (int64, error) 
 	return gen, nil
 }
 
-// DeleteUser removes the user; reset tokens go with it (ON DELETE CASCADE).
-// Their sessions die because the user no longer exists.
+// DeleteUser removes the user and their personal data: the account, reset
+// tokens, wishlist and saved card (ON DELETE CASCADE), the cart, and the
+// names and addresses on their orders (the orders themselves stay, without
+// anyone's details, for the shop's accounts).
 func (db *DB) DeleteUser(ctx context.Context, userID string) error {
-	return db.execOne(ctx, "delete user", `DELETE FROM users WHERE id = ?`, userID)
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ?`, userID); err != nil {
+			return fmt.Errorf("delete user cart: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE orders SET email = '', ship_name = '', ship_street = '', ship_city = '',
+			ship_state = '', ship_zip = '', ship_phone = '' WHERE user_id = ?`, userID); err != nil {
+			return fmt.Errorf("anonymise orders: %w", err)
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, userID)
+		if err != nil {
+			return fmt.Errorf("delete user: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return shop.Errorf(shop.ENOTFOUND, "User not found.")
+		}
+		return nil
+	})
 }
 
 // HandOver moves what a guest owns to an account and deletes the guest.
@@ -140,7 +158,9 @@ func (db *DB) HandOver(ctx context.Context, guestID, userID string) error {
 		if err := mergeCart(ctx, tx, guestID, userID); err != nil {
 			return err
 		}
-		// Orders join this transaction when they exist.
+		if _, err := tx.ExecContext(ctx, `UPDATE orders SET user_id = ? WHERE user_id = ?`, userID, guestID); err != nil {
+			return fmt.Errorf("hand over orders: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ? AND is_guest = 1`, guestID); err != nil {
 			return fmt.Errorf("delete guest: %w", err)
 		}

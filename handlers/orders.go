@@ -1,0 +1,151 @@
+package handlers
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// Texts of the orders pages (spec §8).
+const (
+	MsgOrdersFailed = "Failed to load your orders. Please try again later."
+	MsgLookupFailed = "We could not find an order with that number and e-mail address."
+	sessionLookup   = "order_lookup"
+)
+
+var orderSorts = []string{"date", "total", "status"}
+
+// ordersQuery reads the list's filter and sort: unknown values fall back to
+// the default, date newest first.
+func ordersQuery(c *fiber.Ctx, userID string) shop.OrderQuery {
+	q := shop.OrderQuery{UserID: userID, Sort: "date", Desc: true, Page: 1}
+	for _, s := range shop.OrderStatuses {
+		if c.Query("status") == s {
+			q.Status = s
+		}
+	}
+	for _, s := range orderSorts {
+		if c.Query("sort") == s {
+			q.Sort = s
+			q.Desc = c.Query("dir") == "desc"
+		}
+	}
+	if p, err := strconv.Atoi(c.Query("page")); err == nil && p > 1 {
+		q.Page = p
+	}
+	return q
+}
+
+func ordersURL(q shop.OrderQuery, page int) string {
+	v := url.Values{}
+	if q.Status != "" {
+		v.Set("status", q.Status)
+	}
+	if q.Sort != "date" || !q.Desc {
+		v.Set("sort", q.Sort)
+		v.Set("dir", map[bool]string{true: "desc", false: "asc"}[q.Desc])
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	return withQuery("/orders", v.Encode())
+}
+
+func (a *App) ordersPage(c *fiber.Ctx) error {
+	u := auth.User(c)
+	q := ordersQuery(c, u.ID)
+	f := a.frame(c, "My Orders")
+	orders, total, err := a.Orders.Orders(c.UserContext(), q)
+	if err != nil {
+		a.Log.Error("list orders", "err", err, "request_id", requestID(c))
+		return render(c, fiber.StatusServiceUnavailable, pages.Orders(f, pages.OrdersPage{Error: MsgOrdersFailed}))
+	}
+	last := max(1, int(math.Ceil(float64(total)/float64(shop.OrdersPageSize))))
+	if q.Page > last {
+		return c.Redirect(ordersURL(q, last), fiber.StatusFound)
+	}
+	p := pages.OrdersPage{Orders: orders, Total: total, Status: q.Status, Statuses: shop.OrderStatuses, SortHidden: map[string]string{}}
+	if q.Sort != "date" || !q.Desc {
+		p.SortHidden["sort"] = q.Sort
+		p.SortHidden["dir"] = map[bool]string{true: "desc", false: "asc"}[q.Desc]
+	}
+	for _, s := range orderSorts {
+		// The active column flips; a new column starts ascending; either way
+		// the list goes back to page 1.
+		next := shop.OrderQuery{Status: q.Status, Sort: s, Desc: false}
+		if s == q.Sort {
+			next.Desc = !q.Desc
+		}
+		p.Sorts = append(p.Sorts, pages.SortLink{Label: strings.ToUpper(s[:1]) + s[1:], URL: ordersURL(next, 1), Active: s == q.Sort, Desc: q.Desc})
+	}
+	p.Pagination = pages.Listing{Page: q.Page, Pages: last}
+	if q.Page > 1 {
+		p.Pagination.PrevURL = ordersURL(q, q.Page-1)
+	}
+	if q.Page < last {
+		p.Pagination.NextURL = ordersURL(q, q.Page+1)
+	}
+	for _, n := range pageWindow(q.Page, last) {
+		if n == 0 {
+			p.Pagination.Links = append(p.Pagination.Links, pages.PageLink{Gap: true})
+		} else {
+			p.Pagination.Links = append(p.Pagination.Links, pages.PageLink{Number: n, URL: ordersURL(q, n), Current: n == q.Page})
+		}
+	}
+	return render(c, fiber.StatusOK, pages.Orders(f, p))
+}
+
+// orderPage shows an order to its owner, or to a visitor who looked it up
+// with its number and e-mail in this session; anyone else gets a 404, as if
+// the order did not exist.
+func (a *App) orderPage(c *fiber.Ctx) error {
+	o, err := a.Orders.Order(c.UserContext(), c.Params("id"))
+	if err != nil {
+		if shop.ErrorCode(err) == shop.ENOTFOUND {
+			return fiber.ErrNotFound
+		}
+		return err
+	}
+	back := "/orders"
+	u := auth.User(c)
+	if u == nil || u.ID != o.UserID {
+		v, _ := a.Sessions.Get(c, sessionLookup)
+		if id, _ := v.(string); id != o.ID {
+			return fiber.ErrNotFound
+		}
+		back = "/orders/lookup"
+	}
+	set, _ := a.Assets.Current()
+	p := pages.OrderPage{Order: o, Back: back}
+	for _, l := range o.Lines {
+		p.Images = append(p.Images, imageURL(set, l.Image))
+	}
+	return render(c, fiber.StatusOK, pages.OrderDetail(a.frame(c, "Order "+o.ID), p))
+}
+
+func (a *App) lookupPage(c *fiber.Ctx) error {
+	return render(c, fiber.StatusOK, pages.OrderLookup(a.frame(c, "Find your order"), pages.LookupForm{}))
+}
+
+func (a *App) lookupSubmit(c *fiber.Ctx) error {
+	p := pages.LookupForm{OrderID: strings.ToUpper(strings.TrimSpace(c.FormValue("order"))), Email: strings.TrimSpace(c.FormValue("email"))}
+	o, err := a.Orders.Order(c.UserContext(), p.OrderID)
+	if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
+		return err
+	}
+	if o == nil || o.Status == shop.StatusPending || o.Email == "" || o.Email != shop.NormalizeEmail(p.Email) {
+		p.Error = MsgLookupFailed
+		return render(c, fiber.StatusUnprocessableEntity, pages.OrderLookup(a.frame(c, "Find your order"), p))
+	}
+	if err := a.Sessions.Set(c, sessionLookup, o.ID); err != nil {
+		return err
+	}
+	return c.Redirect("/orders/"+o.ID, fiber.StatusSeeOther)
+}
