@@ -94,4 +94,3 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
-

@@ -24,7 +24,7 @@ type Frame struct {
 	User        *shop.CurrentUser
 	CartCount   int
 	Flash       string
-	FlashError  bool // the flash reports a problem
+	FlashError  bool   // the flash reports a problem
 	CurrentPath string // path and query of this page, for "from" links
 	Year        int
 	// Canonical is the page's one URL (absolute), when it has one.
