@@ -168,7 +168,7 @@ func (a *App) cartClear(c *fiber.Ctx) error {
 }
 
 func (a *App) cartPage(c *fiber.Ctx) error {
-	f := a.frame(c, "Cart")
+	f := a.scriptFrame(c, "Cart") // quantities apply on change
 	var cart shop.Cart
 	if owner := a.cartOwner(c); owner != "" {
 		var err error

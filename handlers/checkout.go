@@ -129,7 +129,12 @@ func prefill(u *shop.User) checkout.Shipping {
 
 func (a *App) renderStep(c *fiber.Ctx, status int, p pages.CheckoutStep) error {
 	p.Countries = checkout.ShippingCountries
-	return render(c, status, pages.Checkout(a.frame(c, "Checkout – "+[]string{"", "Shipping", "Payment", "Review"}[p.Step]), p))
+	title := "Checkout – " + []string{"", "Shipping", "Payment", "Review"}[p.Step]
+	f := a.frame(c, title)
+	if p.Step == 3 {
+		f = a.scriptFrame(c, title) // Place Order shows "Processing..."
+	}
+	return render(c, status, pages.Checkout(f, p))
 }
 
 func (a *App) shippingPage(c *fiber.Ctx) error {

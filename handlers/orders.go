@@ -61,7 +61,7 @@ func ordersURL(q shop.OrderQuery, page int) string {
 func (a *App) ordersPage(c *fiber.Ctx) error {
 	u := auth.User(c)
 	q := ordersQuery(c, u.ID)
-	f := a.frame(c, "My Orders")
+	f := a.scriptFrame(c, "My Orders") // the status filter applies on change
 	orders, total, err := a.Orders.Orders(c.UserContext(), q)
 	if err != nil {
 		a.Log.Error("list orders", "err", err, "request_id", requestID(c))

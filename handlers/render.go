@@ -48,12 +48,21 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 	return f
 }
 
-// islandFrame is frame for pages whose islands need the entry script.
-func (a *App) islandFrame(c *fiber.Ctx, title string) layout.Frame {
+// scriptFrame is frame for pages with forms that scripts enhance (apply on
+// change, "Processing..."), but no island.
+func (a *App) scriptFrame(c *fiber.Ctx, title string) layout.Frame {
 	f := a.frame(c, title)
 	if set, err := a.Assets.Current(); err == nil {
 		f.ScriptURL = set.Entry()
 	}
+	return f
+}
+
+// islandFrame is frame for pages whose islands need the entry script; the
+// cart can change on them without a page load, so the badge is live too.
+func (a *App) islandFrame(c *fiber.Ctx, title string) layout.Frame {
+	f := a.scriptFrame(c, title)
+	f.LiveCart = true
 	return f
 }
 

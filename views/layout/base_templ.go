@@ -459,7 +459,7 @@ func navLinks(f Frame, variant string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.HasIslands() {
+		if f.LiveCart && f.HasIslands() {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<span class=\"cart-badge-slot\" data-island=\"cart-badge\" data-props=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -18,8 +18,11 @@ type Frame struct {
 	CSSURL      string
 	IconURL     string
 	// ScriptURL is the islands entry script; set only on pages that mount an
-	// island, so every other page ships no JavaScript.
-	ScriptURL   string
+	// island or enhance a form, so every other page ships no JavaScript.
+	ScriptURL string
+	// LiveCart mounts the cart badge island, on pages where the cart can
+	// change without a page load.
+	LiveCart bool
 	CSRFToken   string
 	User        *shop.CurrentUser
 	CartCount   int
