@@ -22,7 +22,7 @@ type Frame struct {
 	ScriptURL string
 	// LiveCart mounts the cart badge island, on pages where the cart can
 	// change without a page load.
-	LiveCart bool
+	LiveCart    bool
 	CSRFToken   string
 	User        *shop.CurrentUser
 	CartCount   int
