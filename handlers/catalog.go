@@ -86,25 +86,9 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter, csrf string) 
 		return pages.Listing{Error: MsgProductsFailed, RetryURL: withQuery(path, f.Query(f.Page))}, nil
 	}
 	pagesN := max(1, int(math.Ceil(float64(page.Total)/float64(f.PageSize))))
-	l := pages.Listing{
-		Cards: a.cards(c, page.Products, csrf, 4),
-		Total: page.Total,
-		Page:  f.Page,
-		Pages: pagesN,
-	}
-	if f.Page > 1 {
-		l.PrevURL = withQuery(path, f.Query(f.Page-1))
-	}
-	if f.Page < pagesN {
-		l.NextURL = withQuery(path, f.Query(f.Page+1))
-	}
-	for _, n := range pageWindow(f.Page, pagesN) {
-		if n == 0 {
-			l.Links = append(l.Links, pages.PageLink{Gap: true})
-			continue
-		}
-		l.Links = append(l.Links, pages.PageLink{Number: n, URL: withQuery(path, f.Query(n)), Current: n == f.Page})
-	}
+	l := paginate(f.Page, pagesN, func(n int) string { return withQuery(path, f.Query(n)) })
+	l.Cards = a.cards(c, page.Products, csrf, 4)
+	l.Total = page.Total
 	props, _ := json.Marshal(map[string]any{
 		"page":     f.Page,
 		"hasMore":  f.Page < pagesN,
@@ -113,6 +97,26 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter, csrf string) 
 	})
 	l.IslandJSON = string(props)
 	return l, nil
+}
+
+// paginate builds the Previous / numbered / Next links of page cur of last;
+// url gives a page's address.
+func paginate(cur, last int, url func(int) string) pages.Listing {
+	l := pages.Listing{Page: cur, Pages: last}
+	if cur > 1 {
+		l.PrevURL = url(cur - 1)
+	}
+	if cur < last {
+		l.NextURL = url(cur + 1)
+	}
+	for _, n := range pageWindow(cur, last) {
+		if n == 0 {
+			l.Links = append(l.Links, pages.PageLink{Gap: true})
+		} else {
+			l.Links = append(l.Links, pages.PageLink{Number: n, URL: url(n), Current: n == cur})
+		}
+	}
+	return l
 }
 
 // pageWindow lists the page numbers to link: the first, the last, and two

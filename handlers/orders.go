@@ -85,20 +85,7 @@ func (a *App) ordersPage(c *fiber.Ctx) error {
 		}
 		p.Sorts = append(p.Sorts, pages.SortLink{Label: strings.ToUpper(s[:1]) + s[1:], URL: ordersURL(next, 1), Active: s == q.Sort, Desc: q.Desc})
 	}
-	p.Pagination = pages.Listing{Page: q.Page, Pages: last}
-	if q.Page > 1 {
-		p.Pagination.PrevURL = ordersURL(q, q.Page-1)
-	}
-	if q.Page < last {
-		p.Pagination.NextURL = ordersURL(q, q.Page+1)
-	}
-	for _, n := range pageWindow(q.Page, last) {
-		if n == 0 {
-			p.Pagination.Links = append(p.Pagination.Links, pages.PageLink{Gap: true})
-		} else {
-			p.Pagination.Links = append(p.Pagination.Links, pages.PageLink{Number: n, URL: ordersURL(q, n), Current: n == q.Page})
-		}
-	}
+	p.Pagination = paginate(q.Page, last, func(n int) string { return ordersURL(q, n) })
 	return render(c, fiber.StatusOK, pages.Orders(f, p))
 }
 

@@ -22,7 +22,7 @@ type Container = Element | Document | DocumentFragment;
 const islands = new Map<string, IslandLoader>([
   ["cart-badge", () => import("./cart-badge/CartBadge")],
   ["featured-carousel", () => import("./featured-carousel/FeaturedCarousel")],
-  // ["wishlist-heart", () => import("./wishlist-heart/WishlistHeart")],
+  ["wishlist-heart", () => import("./wishlist-heart/WishlistHeart")],
   ["product-grid", () => import("./product-grid/ProductGrid")],
 ]);
 
@@ -86,10 +86,40 @@ function mountIslands(container: Container): void {
   });
 }
 
+// Add to Cart without a reload and Place Order's "Processing...": not islands, plain DOM code
+// in enhance/forms.ts, loaded only when the page (or HTML inserted later) has such a form.
+// (The same selectors are in enhance/forms.ts.)
+const CART_FORMS = 'form.add-to-cart[action$="/cart/items"]';
+let formsReady = false;
+const loadForms = () =>
+  import("./enhance/forms").then(() => {
+    formsReady = true;
+  });
+
+function start(container: Container): void {
+  mountIslands(container);
+  if (container.querySelector(`${CART_FORMS}, form[data-place-order]`)) {
+    loadForms().catch((error: unknown) => console.error("[islands] failed to load enhance/forms", error));
+  }
+}
+
+// Add to Cart pressed before enhance/forms.ts is there: wait for it, then submit again
+// (now handled there); if it cannot load, post the form as usual.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (formsReady || event.defaultPrevented || !(form instanceof HTMLFormElement) || !form.matches(CART_FORMS)) return;
+  event.preventDefault();
+  const submitter = event.submitter;
+  loadForms().then(
+    () => form.requestSubmit(submitter),
+    () => form.submit(),
+  );
+});
+
 document.addEventListener("islands:mount", (event) => {
   const target = event.target;
   if (target instanceof Element || target instanceof Document || target instanceof DocumentFragment) {
-    mountIslands(target);
+    start(target);
   }
 });
 
@@ -108,7 +138,7 @@ document.addEventListener("change", (event) => {
 });
 
 if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => mountIslands(document), { once: true });
+  document.addEventListener("DOMContentLoaded", () => start(document), { once: true });
 } else {
-  mountIslands(document);
+  start(document);
 }

@@ -64,9 +64,12 @@ function textbox(scope, name) {
   return scope.getByRole('textbox', { name, exact: true });
 }
 
-/** A password field by its label (password inputs have no ARIA role). */
+/**
+ * A password field by its label (password inputs have no ARIA role, so no
+ * accessible-name lookup; the label's text ends with the required marker *).
+ */
 function passwordField(scope, label) {
-  return scope.getByLabel(label, { exact: true });
+  return scope.getByLabel(new RegExp(`^${label}\\s*\\*?$`));
 }
 
 /**

@@ -48,26 +48,42 @@ func (s *Shipping) Normalize() {
 	}
 }
 
-// Validate returns the form-level message (spec: one message listing the
-// missing fields) and the fields to mark.
-func (s Shipping) Validate() (string, shop.FieldErrors) {
-	fields := []struct{ key, label, v string }{
-		{"firstName", "First Name", s.FirstName}, {"lastName", "Last Name", s.LastName}, {"email", "Email", s.Email},
-		{"phone", "Phone", s.Phone}, {"address", "Address", s.Address}, {"city", "City", s.City},
-		{"state", "State", s.State}, {"zipCode", "ZIP Code", s.ZipCode},
-	}
+// field is one required form field: its name, its label in messages and
+// what was typed.
+type field struct{ key, label, value string }
+
+// required checks that every field was filled in: the spec's one message
+// lists the missing ones, and each is marked. Over-long values are marked
+// too.
+func required(fields []field) (string, shop.FieldErrors) {
 	errs := shop.FieldErrors{}
 	var missing []string
 	for _, f := range fields {
-		if f.v == "" {
+		if f.value == "" {
 			missing = append(missing, f.label)
 			errs[f.key] = f.label + " is required."
-		} else if len(f.v) > 200 {
+		} else if len(f.value) > 200 {
 			errs[f.key] = f.label + " is too long (at most 200 characters)."
 		}
 	}
 	if len(missing) > 0 {
 		return MsgMissingPrefix + strings.Join(missing, ", "), errs
+	}
+	if len(errs) > 0 {
+		return "Please correct the fields marked below.", errs
+	}
+	return "", nil
+}
+
+// Validate returns the form-level message (spec: one message listing the
+// missing fields) and the fields to mark.
+func (s Shipping) Validate() (string, shop.FieldErrors) {
+	if msg, errs := required([]field{
+		{"firstName", "First Name", s.FirstName}, {"lastName", "Last Name", s.LastName}, {"email", "Email", s.Email},
+		{"phone", "Phone", s.Phone}, {"address", "Address", s.Address}, {"city", "City", s.City},
+		{"state", "State", s.State}, {"zipCode", "ZIP Code", s.ZipCode},
+	}); msg != "" {
+		return msg, errs
 	}
 	if !shop.ValidEmail(s.Email) {
 		return MsgBadEmail, shop.FieldErrors{"email": MsgBadEmail}
@@ -78,9 +94,6 @@ func (s Shipping) Validate() (string, shop.FieldErrors) {
 	}
 	if !valid {
 		return MsgBadCountry, shop.FieldErrors{"country": MsgBadCountry}
-	}
-	if len(errs) > 0 {
-		return "Please correct the fields marked below.", errs
 	}
 	return "", nil
 }
@@ -119,20 +132,11 @@ func (c Card) Expiry() string { return fmt.Sprintf("%02d/%02d", c.ExpMonth, c.Ex
 // is refused). It returns the parsed card, or the message and fields.
 func ValidatePayment(p Payment, now time.Time) (Card, string, shop.FieldErrors) {
 	digits := strings.NewReplacer(" ", "", "-", "").Replace(p.CardNumber)
-	fields := []struct{ key, label, v string }{
+	if msg, errs := required([]field{
 		{"cardNumber", "Card Number", digits}, {"cardName", "Name on Card", strings.TrimSpace(p.CardName)},
 		{"expiryDate", "Expiry Date", strings.TrimSpace(p.Expiry)}, {"cvv", "CVV", strings.TrimSpace(p.CVV)},
-	}
-	errs := shop.FieldErrors{}
-	var missing []string
-	for _, f := range fields {
-		if f.v == "" {
-			missing = append(missing, f.label)
-			errs[f.key] = f.label + " is required."
-		}
-	}
-	if len(missing) > 0 {
-		return Card{}, MsgMissingPrefix + strings.Join(missing, ", "), errs
+	}); msg != "" {
+		return Card{}, msg, errs
 	}
 	if len(digits) != 16 || strings.Trim(digits, "0123456789") != "" {
 		return Card{}, MsgBadCard, shop.FieldErrors{"cardNumber": MsgBadCard}
@@ -141,34 +145,39 @@ func ValidatePayment(p Payment, now time.Time) (Card, string, shop.FieldErrors) 
 	if !ok {
 		return Card{}, MsgBadExpiry, shop.FieldErrors{"expiryDate": MsgBadExpiry}
 	}
-	// A card is valid through the last day of its expiry month.
-	if !time.Date(year, time.Month(month)+1, 1, 0, 0, 0, 0, time.UTC).After(now) {
+	if expired(month, year, now) {
 		return Card{}, MsgExpired, shop.FieldErrors{"expiryDate": MsgExpired}
 	}
-	cvv := strings.TrimSpace(p.CVV)
-	if (len(cvv) != 3 && len(cvv) != 4) || strings.Trim(cvv, "0123456789") != "" {
+	if !validCVV(p.CVV) {
 		return Card{}, MsgBadCVV, shop.FieldErrors{"cvv": MsgBadCVV}
 	}
 	name := strings.TrimSpace(p.CardName)
-	if len(name) > 200 {
-		return Card{}, "Name on Card is too long.", shop.FieldErrors{"cardName": "Name on Card is too long."}
-	}
 	return Card{Brand: Brand(digits), Last4: digits[12:], ExpMonth: month, ExpYear: year, Name: name, Save: p.SaveCard}, "", nil
 }
 
 // ValidateSaved checks a payment with the saved card: only the CVV is typed.
 func ValidateSaved(c shop.SavedCard, cvv string, now time.Time) (Card, string, shop.FieldErrors) {
-	cvv = strings.TrimSpace(cvv)
-	if cvv == "" {
-		return Card{}, MsgMissingPrefix + "CVV", shop.FieldErrors{"cvv": "CVV is required."}
+	if msg, errs := required([]field{{"cvv", "CVV", strings.TrimSpace(cvv)}}); msg != "" {
+		return Card{}, msg, errs
 	}
-	if (len(cvv) != 3 && len(cvv) != 4) || strings.Trim(cvv, "0123456789") != "" {
+	if !validCVV(cvv) {
 		return Card{}, MsgBadCVV, shop.FieldErrors{"cvv": MsgBadCVV}
 	}
-	if !time.Date(c.ExpYear, time.Month(c.ExpMonth)+1, 1, 0, 0, 0, 0, time.UTC).After(now) {
+	if expired(c.ExpMonth, c.ExpYear, now) {
 		return Card{}, MsgExpired, shop.FieldErrors{"expiryDate": MsgExpired}
 	}
 	return Card{Brand: c.Brand, Last4: c.Last4, ExpMonth: c.ExpMonth, ExpYear: c.ExpYear, Name: c.Name, Save: true}, "", nil
+}
+
+// expired reports whether a card expiring in month/year is past at now: a
+// card is valid through the last day of its expiry month.
+func expired(month, year int, now time.Time) bool {
+	return !time.Date(year, time.Month(month)+1, 1, 0, 0, 0, 0, time.UTC).After(now)
+}
+
+func validCVV(cvv string) bool {
+	cvv = strings.TrimSpace(cvv)
+	return (len(cvv) == 3 || len(cvv) == 4) && strings.Trim(cvv, "0123456789") == ""
 }
 
 func parseExpiry(s string) (month, year int, ok bool) {
