@@ -133,9 +133,8 @@ async function createAccount(shop, { js, label = 'shopper', name = 'Ada Lovelace
 /** The Account menu in the top bar, opened; below 768 px it opens the Menu toggle first. */
 async function openAccountMenu(page) {
   const toggle = page.getByTestId('nav-toggle');
-  if ((await toggle.locator('summary').isVisible()) && (await toggle.getAttribute('open')) === null) {
-    await toggle.locator('summary').click();
-  }
+  const summary = toggle.locator(':scope > summary');
+  if ((await summary.isVisible()) && (await toggle.getAttribute('open')) === null) await summary.click();
   const menu = page.getByTestId('account-menu').filter({ visible: true });
   await expectVisible(menu, 'the Account menu');
   await menu.locator('summary').click();
@@ -146,9 +145,8 @@ async function openAccountMenu(page) {
 /** The Login link of the top bar that is on screen (inline or inside the Menu toggle). */
 async function headerLoginLink(page) {
   const toggle = page.getByTestId('nav-toggle');
-  if ((await toggle.locator('summary').isVisible()) && (await toggle.getAttribute('open')) === null) {
-    await toggle.locator('summary').click();
-  }
+  const summary = toggle.locator(':scope > summary');
+  if ((await summary.isVisible()) && (await toggle.getAttribute('open')) === null) await summary.click();
   return page.locator('header').getByTestId('login-link').filter({ visible: true });
 }
 
@@ -222,7 +220,8 @@ describe('accounts', () => {
       await Promise.all([page.waitForEvent('load'), page.getByTestId('edit-profile').click()]);
       assert.equal(page.url(), shop.url('/profile?edit=1'));
       const form = page.getByTestId('profile-form');
-      assert.equal(await textbox(form, 'Full name').inputValue(), name, 'the form starts with the saved name');
+      // (By name attribute: the Full name field's label is tested in "account forms label every field".)
+      assert.equal(await form.locator('input[name=displayName]').inputValue(), name, 'the form starts with the saved name');
       assert.equal(await textbox(form, 'City').inputValue(), 'Toronto', 'the form starts with the saved city');
       await form.getByRole('textbox', { name: 'Phone' }).fill('+1 (416) 555-0199');
       await submit(page, form.getByRole('button', { name: 'Save Changes' }));
@@ -271,6 +270,52 @@ describe('accounts', () => {
       const facts = await profileFacts(page);
       assert.equal(facts.City, '—');
       assert.equal(facts.Country, 'United States', 'the default country');
+    });
+  });
+
+  // -------------------------------------------------------------------------
+  // Markup every account page shares
+
+  describe('forms', () => {
+    forEachMode('the Sign In / Create Account switch tells which mode is current', async ({ page }) => {
+      for (const [pagePath, current, other] of [
+        ['/login', 'mode-signin', 'mode-signup'],
+        ['/login?mode=signup', 'mode-signup', 'mode-signin'],
+      ]) {
+        await open(page, pagePath);
+        // aria-current needs a value: a bare (empty) aria-current means "false".
+        assert.equal(await page.getByTestId(current).getAttribute('aria-current'), 'page', `${current} is marked current on ${pagePath}`);
+        assert.equal(await page.getByTestId(other).getAttribute('aria-current'), null, `${other} is not marked current on ${pagePath}`);
+      }
+    });
+
+    browserTest('account forms label every field and use each id once', async () => {
+      const context = await shop.newContext();
+      try {
+        const page = await context.newPage();
+        const problems = [];
+        const check = async (pagePath) => {
+          await open(page, pagePath);
+          const found = await page.evaluate(() => {
+            const out = [];
+            const seen = new Map();
+            for (const el of document.querySelectorAll('[id]')) seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
+            for (const [id, n] of seen) if (n > 1) out.push(`id "${id}" is used ${n} times`);
+            for (const el of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
+              if (el.labels.length === 0 && !el.getAttribute('aria-label')) out.push(`<${el.localName} name="${el.name}"> has no label`);
+            }
+            return out;
+          });
+          problems.push(...found.map((p) => `${pagePath}: ${p}`));
+        };
+        for (const p of ['/login', '/login?mode=signup', '/register', '/forgot-password', '/reset-password?token=x']) await check(p);
+        const account = await createAccount(shop, { js: true, label: 'labels' });
+        await signIn(page, account.email, account.password);
+        for (const p of ['/profile', '/profile?edit=1', '/profile/setup', '/settings']) await check(p);
+        assert.deepEqual(problems, [], `account pages have unlabelled fields or repeated ids:\n  ${problems.join('\n  ')}`);
+      } finally {
+        await context.close();
+      }
     });
   });
 
@@ -337,7 +382,7 @@ describe('accounts', () => {
       let res = await register(page, { name: 'Ada Again', email: taken.email });
       assert.equal(res.status(), 422);
       assert.equal(pathOf(page), '/register');
-      assert.equal(await page.getByTestId('mode-signup').getAttribute('aria-current'), 'true', 'the login page stays in Create Account mode');
+      assert.equal(await page.getByTestId('mode-signup').count(), 1, 'the login page is shown again, in Create Account mode');
       await expectRegisterError('register-email', MSG.emailTaken, { name: 'Ada Again', email: taken.email });
 
       // Passwords that differ (on the stand-alone page).
