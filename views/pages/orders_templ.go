@@ -111,7 +111,7 @@ func statusLabel(s string) string {
 	if s == "" {
 		return "Unknown"
 	}
-	return string([]rune(s)[0]-'a'+'A') + s[1:]
+	return CategoryLabel(s)
 }
 
 // Orders is the order history.
