@@ -142,7 +142,7 @@ async function openAccountMenu(page) {
   return menu;
 }
 
-/** The Login link of the top bar that is on screen (inline or inside the Menu toggle). */
+/** The Login link of the top bar that is on screen (inline, or inside the Menu toggle, which it opens on a phone). */
 async function headerLoginLink(page) {
   const toggle = page.getByTestId('nav-toggle');
   const summary = toggle.locator(':scope > summary');
