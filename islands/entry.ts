@@ -137,6 +137,15 @@ document.addEventListener("change", (event) => {
   else form.submit();
 });
 
+// The cart badge island may mount after the cart has changed (its code was still loading
+// when Add to Cart answered): keep the latest count where the badge reads it when it mounts.
+document.addEventListener("cart:changed", (event) => {
+  const count = (event as CustomEvent<{ count?: unknown } | null>).detail?.count;
+  if (typeof count === "number" && Number.isInteger(count) && count >= 0) {
+    document.documentElement.dataset.cartCount = String(count);
+  }
+});
+
 if (document.readyState === "loading") {
   document.addEventListener("DOMContentLoaded", () => start(document), { once: true });
 } else {

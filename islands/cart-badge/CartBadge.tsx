@@ -32,6 +32,9 @@ export default function CartBadge({ count: initialCount, label = "cart" }: CartB
       if (isCount(next)) setCount(next);
     };
     document.addEventListener("cart:changed", onCartChanged);
+    // A change announced before this badge was listening (entry.ts keeps the latest count).
+    const latest = Number(document.documentElement.dataset.cartCount ?? NaN);
+    if (isCount(latest)) setCount(latest);
     return () => document.removeEventListener("cart:changed", onCartChanged);
   }, []);
 
