@@ -340,6 +340,31 @@ describe('catalog', () => {
       }
     });
 
+    jsOnlyTest('the Pause button stops the automatic scrolling and Play starts it again', async ({ page }) => {
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
+      await open(page, '/');
+      const carousel = page.getByTestId('carousel');
+      await waitForAttr(carousel, 'data-autoplay', 'on', 'the carousel');
+      const pause = page.getByTestId('carousel-pause');
+      assert.equal(await text(pause), 'Pause automatic scrolling');
+      await pause.click();
+      // Move the pointer and focus away, so only the button's state counts.
+      await page.mouse.move(5, 5);
+      await page.evaluate(() => document.activeElement && document.activeElement.blur());
+      await waitForAttr(carousel, 'data-autoplay', 'off', 'the carousel after Pause');
+      await page.clock.runFor(6_000);
+      await sleep(200);
+      assert.equal(await carousel.getAttribute('data-slide'), '0', 'no advance after Pause');
+      assert.equal(await text(pause), 'Play automatic scrolling');
+      await pause.click();
+      await page.mouse.move(5, 5);
+      await page.evaluate(() => document.activeElement && document.activeElement.blur());
+      await waitForAttr(carousel, 'data-autoplay', 'on', 'the carousel after Play');
+      await page.clock.runFor(5_100);
+      await waitForAttr(carousel, 'data-slide', '1', 'the carousel 5 s after Play');
+    });
+
     jsOnlyTest('the carousel advances every 5 seconds and pauses while the pointer is over it', async ({ page }) => {
       // Fake timers, paused before the page loads: time moves only when the test says.
       await page.clock.install();

@@ -287,6 +287,19 @@ export default function FeaturedCarousel({
         </>
       )}
       <ul {...track.props} ref={trackRef} dangerouslySetInnerHTML={track.html} />
+      {slides > 1 && period > 0 && !reducedMotion && (
+        // Auto-advancing content needs a way to stop it (WCAG 2.2.2); Play
+        // starts it again.
+        <button
+          type="button"
+          className="carousel-pause"
+          data-testid="carousel-pause"
+          onClick={() => setStopped(!stopped)}
+        >
+          {stopped ? "Play" : "Pause"}
+          <span className="sr-only"> automatic scrolling</span>
+        </button>
+      )}
       {slides > 1 && (
         <div className="carousel-dots" role="group" aria-label="Choose slide">
           {Array.from({ length: slides }, (_, s) => (
