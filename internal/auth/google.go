@@ -40,7 +40,7 @@ func (g *Google) getProvider() (*openidConnect.Provider, error) {
 	}
 	// goth discovers with http.DefaultClient inside NewNamed; the timeout
 	// matters more to us than sharing its client, so fetch it ourselves first.
-	if _, err := fetchOK(client, g.DiscoveryURL); err != nil {
+	if err := reachable(client, g.DiscoveryURL); err != nil {
 		return nil, err
 	}
 	p, err := openidConnect.NewNamed("google", g.ClientID, g.ClientSecret, g.CallbackURL, g.DiscoveryURL, "openid", "email", "profile")
@@ -56,16 +56,18 @@ func (g *Google) getProvider() (*openidConnect.Provider, error) {
 	return p, nil
 }
 
-func fetchOK(c *http.Client, u string) (*http.Response, error) {
+// reachable checks that the discovery document answers, within the client's
+// timeout.
+func reachable(c *http.Client, u string) error {
 	res, err := c.Get(u)
 	if err != nil {
-		return nil, fmt.Errorf("google discovery: %w", err)
+		return fmt.Errorf("google discovery: %w", err)
 	}
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("google discovery: status %d", res.StatusCode)
+		return fmt.Errorf("google discovery: status %d", res.StatusCode)
 	}
-	return res, nil
+	return nil
 }
 
 // Begin returns the provider's sign-in URL for state and the goth session to
@@ -113,7 +115,7 @@ func (g *Google) Complete(ctx context.Context, saved string, params url.Values) 
 	return id, nil
 }
 
-// marshalState is what the session keeps between Begin and Complete.
+// googleState is what the session keeps between Begin and Complete.
 type googleState struct {
 	State string `json:"state"`
 	Saved string `json:"saved"`
