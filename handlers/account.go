@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -161,14 +160,7 @@ func (a *App) registerSubmit(c *fiber.Ctx) error {
 		}
 		return render(c, status, pages.Register(a.frame(c, "Create Account"), form, a.googleEnabled()))
 	}
-	return c.Redirect(withFrom("/profile/setup", form.From), fiber.StatusSeeOther)
-}
-
-func withFrom(path, from string) string {
-	if from == "" || from == "/" {
-		return path
-	}
-	return path + "?from=" + url.QueryEscape(from)
+	return c.Redirect(pages.WithFrom("/profile/setup", form.From), fiber.StatusSeeOther)
 }
 
 func (a *App) continueAsGuest(c *fiber.Ctx) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/nocturne/storefront/views/components"
 	"github.com/nocturne/storefront/views/layout"
 	"net/url"
+	"strings"
 )
 
 // LoginPage is the sign-in / create-account page's view model.
@@ -34,15 +35,14 @@ type RegisterForm struct {
 	From               string
 }
 
-func withFrom(path, from string) string {
+// WithFrom adds the page to come back to (a local path) to a link.
+func WithFrom(path, from string) string {
 	if from == "" || from == "/" {
 		return path
 	}
 	sep := "?"
-	for _, r := range path {
-		if r == '?' {
-			sep = "&"
-		}
+	if strings.Contains(path, "?") {
+		sep = "&"
 	}
 	return path + sep + "from=" + url.QueryEscape(from)
 }
@@ -96,7 +96,7 @@ func Login(f layout.Frame, p LoginPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 templ.SafeURL
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(withFrom("/login", p.From)))
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(WithFrom("/login", p.From)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/account.templ`, Line: 48, Col: 55}
 			}
@@ -139,7 +139,7 @@ func Login(f layout.Frame, p LoginPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 templ.SafeURL
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(withFrom("/login?mode=signup", p.From)))
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(WithFrom("/login?mode=signup", p.From)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/account.templ`, Line: 49, Col: 67}
 			}
@@ -452,7 +452,7 @@ func Register(f layout.Frame, r RegisterForm, google bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 templ.SafeURL
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(withFrom("/login", r.From)))
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(WithFrom("/login", r.From)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/account.templ`, Line: 113, Col: 100}
 			}
