@@ -339,8 +339,10 @@ async function placeOrder(page, js) {
   const states = await watchPlaceOrder(page);
   const release = await holdPlaceOrder(page);
   try {
-    const [res] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/checkout/place'),
+    // The request (not a response event, which a 303 redirect can race)
+    // is caught as it leaves; its response is read once it has one.
+    const [req] = await Promise.all([
+      page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/checkout/place'),
       page.waitForEvent('load'),
       (async () => {
         // noWaitAfter: the click must not wait for the navigation it starts, which is held.
@@ -349,7 +351,7 @@ async function placeOrder(page, js) {
         await release();
       })(),
     ]);
-    return res;
+    return await req.response();
   } finally {
     await release();
   }
