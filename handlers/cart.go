@@ -14,15 +14,14 @@ import (
 
 // Texts of the cart.
 const (
-	MsgAddedToCart   = "Added to cart"
-	MsgBadQuantity   = "Please enter a whole number from 1 to 10."
-	MsgCartUpdated   = "Cart updated"
-	MsgRemoved       = "Removed from cart"
-	MsgCartCleared   = "Your cart is empty now"
-	sessionCartKey   = "cart"
-	anonCartPrefix   = "anon_"
-	defaultReturnTo  = "/cart"
-	maxQuantityInput = 10
+	MsgAddedToCart  = "Added to cart"
+	MsgBadQuantity  = "Please enter a whole number from 1 to 10."
+	MsgCartUpdated  = "Cart updated"
+	MsgRemoved      = "Removed from cart"
+	MsgCartCleared  = "Your cart is empty now"
+	sessionCartKey  = "cart"
+	anonCartPrefix  = "anon_"
+	defaultReturnTo = "/cart"
 )
 
 // cartOwner names the cart of this request: the current user's (account or
@@ -113,8 +112,8 @@ func (a *App) cartAdd(c *fiber.Ctx) error {
 	if !ok || qty < 1 {
 		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
 	}
-	if qty > maxQuantityInput {
-		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, "You can have at most 10 of an item in your cart."), "")
+	if qty > shop.MaxCartQuantity {
+		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, shop.MsgQuantityCap), "")
 	}
 	// The price is never read from the form: the cart joins the catalogue.
 	id := c.FormValue("product_id")
@@ -139,7 +138,7 @@ func (a *App) cartSet(c *fiber.Ctx) error {
 		return a.cartResult(c, owner, shop.Errorf(shop.ENOTFOUND, "That item is not in your cart."), "")
 	case !ok || qty == -1 && c.FormValue("quantity") == "":
 		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
-	case qty > maxQuantityInput:
+	case qty > shop.MaxCartQuantity:
 		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
 	}
 	msg := MsgCartUpdated

@@ -5,6 +5,9 @@ import (
 	"time"
 )
 
+// MsgQuantityCap refuses a cart line above MaxCartQuantity.
+const MsgQuantityCap = "You can have at most 10 of an item in your cart."
+
 // CartLine is one product in a cart, priced from the catalogue.
 type CartLine struct {
 	Product  Product

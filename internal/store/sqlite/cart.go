@@ -17,7 +17,6 @@ var (
 
 // Messages of the cart rules.
 const (
-	MsgQuantityCap     = "You can have at most 10 of an item in your cart."
 	MsgUnknownProduct  = "That product is no longer available."
 	msgNotInCart       = "That item is not in your cart."
 	foreignKeyFailed   = "FOREIGN KEY constraint failed"
@@ -60,7 +59,7 @@ func (db *DB) CartCount(ctx context.Context, owner string) (int, error) {
 // two concurrent adds cannot both read the old quantity.
 func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity int) error {
 	if quantity < 1 || quantity > shop.MaxCartQuantity {
-		return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
 	}
 	res, err := db.db.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
@@ -71,7 +70,7 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 		return fmt.Errorf("add to cart: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
 	}
 	return nil
 }
@@ -82,7 +81,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 		return db.RemoveFromCart(ctx, owner, productID)
 	}
 	if quantity > shop.MaxCartQuantity {
-		return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
 	}
 	res, err := db.db.ExecContext(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
 	if err != nil {
@@ -234,7 +233,7 @@ func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
 			return fmt.Errorf("move to cart: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return shop.Errorf(shop.EINVALID, MsgQuantityCap)
+			return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
 		}
 		return nil
 	})
