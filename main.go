@@ -65,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		go syncer.Run(ctx)
 	} else if err := cat.LoadBuiltin(ctx); err != nil {
 		return err
+	} else {
+		go warm(ctx, cat, log)
 	}
 	if cfg.Demo {
 		if err := printDemo(ctx, db); err != nil {
@@ -210,5 +212,13 @@ func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// warm scores the catalogue's frequent words for search in the background;
+// the shop serves meanwhile, scoring live.
+func warm(ctx context.Context, cat *catalog.Service, log *slog.Logger) {
+	if err := cat.Warm(ctx); err != nil && ctx.Err() == nil {
+		log.Warn("search warm-up failed; searches score live", "err", err)
 	}
 }

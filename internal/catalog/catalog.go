@@ -16,31 +16,31 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Service answers catalogue questions for the handlers. It caches what is
+// Service answers catalogue questions for the handlers. It keeps what is
 // costly and changes only with the catalogue (match counts, the search
-// vocabulary); an import calls Invalidate.
+// vocabulary, each word's scored search hits, the products' facets); an
+// import calls Invalidate, then Warm.
 type Service struct {
 	Store shop.CatalogStore
 	Log   *slog.Logger
+	// WarmMinProducts is how many products a title or category word must
+	// be in for Warm to score it in advance (0: warmMinProducts).
+	WarmMinProducts int
 
-	mu      sync.Mutex
-	version int
-	counts  map[string]int
-	terms   map[string]int
-	ranked  map[string][]shop.Product
+	mu       sync.Mutex
+	version  int
+	counts   map[string]int
+	terms    map[string]int
+	facets   *facetTable
+	words    map[string]*wordHits
+	wordHits int    // hits held in words
+	tick     uint64 // use clock for evicting words
+	facetsMu sync.Mutex
 }
-
-// Search ranking (bm25) is computed for every product a query matches, which
-// for a common word is thousands; the first rankedDepth results of a query
-// are therefore kept, so later pages and repeat searches skip the ranking.
-const (
-	rankedDepth   = 240 // 20 pages
-	rankedQueries = 200
-)
 
 // NewService returns a Service on store.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, counts: map[string]int{}, ranked: map[string][]shop.Product{}}
+	return &Service{Store: store, Log: log, counts: map[string]int{}, words: map[string]*wordHits{}}
 }
 
 // Invalidate drops the caches after the catalogue changed.
@@ -49,19 +49,18 @@ func (s *Service) Invalidate() {
 	defer s.mu.Unlock()
 	s.version++
 	s.counts = map[string]int{}
-	s.ranked = map[string][]shop.Product{}
+	s.words = map[string]*wordHits{}
+	s.wordHits = 0
+	s.facets = nil
 	s.terms = nil
 }
 
 // List returns the page of products f selects and how many match in all.
 func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	var products []shop.Product
-	var err error
-	if f.Query != "" && f.Sort == shop.SortRelevance && f.Offset()+f.PageSize <= rankedDepth {
-		products, err = s.rankedPage(ctx, f)
-	} else {
-		products, err = s.Store.ListProducts(ctx, f)
+	if f.Query != "" {
+		return s.search(ctx, f)
 	}
+	products, err := s.Store.ListProducts(ctx, f)
 	if err != nil {
 		return shop.ProductPage{}, err
 	}
@@ -70,37 +69,6 @@ func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductP
 		return shop.ProductPage{}, err
 	}
 	return shop.ProductPage{Products: products, Total: total}, nil
-}
-
-func (s *Service) rankedPage(ctx context.Context, f shop.ProductFilter) ([]shop.Product, error) {
-	g := f
-	g.Page, g.PageSize = 0, 0
-	key := fmt.Sprintf("%+v", g)
-	s.mu.Lock()
-	top, ok := s.ranked[key]
-	version := s.version
-	s.mu.Unlock()
-	if !ok {
-		g.Page, g.PageSize = 1, rankedDepth
-		var err error
-		if top, err = s.Store.ListProducts(ctx, g); err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		if s.version == version {
-			if len(s.ranked) >= rankedQueries {
-				for k := range s.ranked { // drop an arbitrary entry
-					delete(s.ranked, k)
-					break
-				}
-			}
-			s.ranked[key] = top
-		}
-		s.mu.Unlock()
-	}
-	lo := min(f.Offset(), len(top))
-	hi := min(lo+f.PageSize, len(top))
-	return top[lo:hi], nil
 }
 
 func (s *Service) count(ctx context.Context, f shop.ProductFilter) (int, error) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // Product is one catalogue item (spec §3). Derived fields are methods, so
@@ -94,6 +96,50 @@ type ProductFilter struct {
 // Offset is the number of rows before the page.
 func (f ProductFilter) Offset() int { return (f.Page - 1) * f.PageSize }
 
+// SearchHit is a product a search matched: its key in the store (stable
+// until the catalogue changes) and its relevance score, lower is more
+// relevant (SQLite FTS5's bm25 sign).
+type SearchHit struct {
+	Key   int64
+	Score float64
+}
+
+// ProductFacet is what the filters and sort orders need of a product.
+type ProductFacet struct {
+	Key      int64 // as in SearchHit
+	ID       string
+	Category string
+	Price    Cents
+	Rating   float64
+	Featured bool
+}
+
+// Matches reports whether the product passes f's category, price and
+// rating constraints (not its Query).
+func (p *ProductFacet) Matches(f *ProductFilter) bool {
+	switch {
+	case f.Category == FeaturedCategory && !p.Featured,
+		f.Category != "" && f.Category != FeaturedCategory && f.Category != p.Category,
+		f.MinPrice > 0 && p.Price < f.MinPrice,
+		f.MaxPrice > 0 && p.Price > f.MaxPrice,
+		f.MinRating > 0 && p.Rating < float64(f.MinRating):
+		return false
+	}
+	return true
+}
+
+// SearchWords splits what a shopper typed into search words: lower-case
+// runs of letters and digits, each once, in the order typed.
+func SearchWords(q string) []string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
 // ProductPage is one page of a listing.
 type ProductPage struct {
 	Products []Product
@@ -103,10 +149,24 @@ type ProductPage struct {
 // CatalogStore keeps the catalogue.
 type CatalogStore interface {
 	Product(ctx context.Context, id string) (*Product, error)
-	// ListProducts lists (or, with a Query, searches) one page of products.
+	// ListProducts lists one page of products. It does not search: a
+	// filter with a Query is an error (searches go through SearchHits).
 	ListProducts(ctx context.Context, f ProductFilter) ([]Product, error)
-	// CountMatching counts every product the filter matches, on all pages.
+	// CountMatching counts every product the filter matches, on all pages
+	// (no Query either).
 	CountMatching(ctx context.Context, f ProductFilter) (int, error)
+	// SearchHits finds every product that matches all of words, each word
+	// as a prefix, and scores it, in no particular order. Scores add up
+	// across words: a product's score for [a b] is its score for [a] plus
+	// its score for [b], so the hits of a query can be composed from the
+	// hits of its words.
+	SearchHits(ctx context.Context, words []string) ([]SearchHit, error)
+	// ProductFacets returns, for every product, what filters and sorting
+	// look at, ordered by product id.
+	ProductFacets(ctx context.Context) ([]ProductFacet, error)
+	// ProductsByKey returns the products with these search keys, in the
+	// order given; keys of products that no longer exist are skipped.
+	ProductsByKey(ctx context.Context, keys []int64) ([]Product, error)
 	Categories(ctx context.Context) ([]string, error)
 	FeaturedProducts(ctx context.Context, limit int) ([]Product, error)
 	CountProducts(ctx context.Context) (int, error)

@@ -32,25 +32,21 @@ func (db *DB) Product(ctx context.Context, id string) (*shop.Product, error) {
 	return &p, nil
 }
 
-// MatchExpression turns what a shopper typed into an FTS5 query: every word
-// must match, each as a prefix ("head" finds "headphones"). Words are quoted,
-// so FTS5 operators in the input are just text. "" means nothing to search.
-func MatchExpression(q string) string {
-	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+// MatchExpression turns search words into an FTS5 query: every word must
+// match, each as a prefix ("head" finds "headphones"). Words are quoted, so
+// FTS5 operators in the input are just text.
+func MatchExpression(words []string) string {
+	quoted := make([]string, len(words))
 	for i, w := range words {
-		words[i] = `"` + w + `"*`
+		quoted[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"*`
 	}
-	return strings.Join(words, " ")
+	return strings.Join(quoted, " ")
 }
 
 // where builds the WHERE clause shared by listing and counting.
 func where(f shop.ProductFilter) (string, []any) {
 	var conds []string
 	var args []any
-	if f.Query != "" {
-		conds = append(conds, "products_fts MATCH ?")
-		args = append(args, MatchExpression(f.Query))
-	}
 	switch f.Category {
 	case "":
 	case shop.FeaturedCategory:
@@ -77,45 +73,29 @@ func where(f shop.ProductFilter) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-// onlyQuery reports whether f searches with no other constraint, so the
-// full-text index alone can answer.
-func onlyQuery(f shop.ProductFilter) bool {
-	return f.Query != "" && f.Category == "" && f.MinPrice == 0 && f.MaxPrice == 0 && f.MinRating == 0
-}
+var errSearchInList = errors.New("a search goes through SearchHits, not a listing")
 
-func from(f shop.ProductFilter) string {
-	if f.Query != "" {
-		return " FROM products_fts JOIN products p ON p.rowid = products_fts.rowid"
-	}
-	return " FROM products p"
-}
-
-// ListProducts returns one page of the products f matches.
+// ListProducts returns one page of the products f selects.
 func (db *DB) ListProducts(ctx context.Context, f shop.ProductFilter) ([]shop.Product, error) {
-	if f.Query != "" && MatchExpression(f.Query) == "" {
-		return nil, nil
+	if f.Query != "" {
+		return nil, errSearchInList
 	}
 	w, args := where(f)
 	order := " ORDER BY p.price_cents, p.id"
-	switch {
-	case f.Sort == shop.SortPriceDesc:
+	if f.Sort == shop.SortPriceDesc {
 		order = " ORDER BY p.price_cents DESC, p.id DESC"
-	case f.Query != "" && f.Sort == shop.SortRelevance:
-		order = " ORDER BY products_fts.rank, p.id"
 	}
-	q := `SELECT ` + productColumns + from(f) + w + order + ` LIMIT ? OFFSET ?`
-	if onlyQuery(f) && f.Sort == shop.SortRelevance {
-		// Rank inside the index first and join only the page's rows: a
-		// common word can match thousands of products.
-		q = `SELECT ` + productColumns + ` FROM (SELECT rowid AS rid, rank FROM products_fts WHERE products_fts MATCH ?
-			ORDER BY rank LIMIT ? OFFSET ?) f JOIN products p ON p.rowid = f.rid ORDER BY f.rank, p.id`
-	}
-	rows, err := db.db.QueryContext(ctx, q, append(args, f.PageSize, f.Offset())...)
+	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
+		append(args, f.PageSize, f.Offset())...)
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
 	}
+	return scanProducts(rows, f.PageSize)
+}
+
+func scanProducts(rows *sql.Rows, capacity int) ([]shop.Product, error) {
 	defer rows.Close()
-	out := make([]shop.Product, 0, f.PageSize)
+	out := make([]shop.Product, 0, capacity)
 	for rows.Next() {
 		p, err := scanProduct(rows)
 		if err != nil {
@@ -126,21 +106,99 @@ func (db *DB) ListProducts(ctx context.Context, f shop.ProductFilter) ([]shop.Pr
 	return out, rows.Err()
 }
 
-// CountMatching counts the products f matches.
+// CountMatching counts the products f selects.
 func (db *DB) CountMatching(ctx context.Context, f shop.ProductFilter) (int, error) {
-	if f.Query != "" && MatchExpression(f.Query) == "" {
-		return 0, nil
+	if f.Query != "" {
+		return 0, errSearchInList
 	}
 	w, args := where(f)
-	q := `SELECT COUNT(*)` + from(f) + w
-	if onlyQuery(f) {
-		q = `SELECT COUNT(*) FROM products_fts WHERE products_fts MATCH ?`
-	}
 	var n int
-	if err := db.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count products: %w", err)
 	}
 	return n, nil
+}
+
+// SearchHits scores every match with the table's rank, bm25 with weights
+// title 10, description 2, category 4 (migration 00003). bm25 sums one
+// term per phrase, each with its own IDF, which is what makes the scores
+// of separate words add up.
+func (db *DB) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	rows, err := db.db.QueryContext(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", words, err)
+	}
+	defer rows.Close()
+	var out []shop.SearchHit
+	for rows.Next() {
+		var h shop.SearchHit
+		if err := rows.Scan(&h.Key, &h.Score); err != nil {
+			return nil, fmt.Errorf("scan search hit: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// ProductFacets reads the filterable fields of the whole catalogue.
+func (db *DB) ProductFacets(ctx context.Context) ([]shop.ProductFacet, error) {
+	var n int
+	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("product facets: %w", err)
+	}
+	rows, err := db.db.QueryContext(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("product facets: %w", err)
+	}
+	defer rows.Close()
+	out := make([]shop.ProductFacet, 0, n)
+	for rows.Next() {
+		var f shop.ProductFacet
+		if err := rows.Scan(&f.Key, &f.ID, &f.Category, &f.Price, &f.Rating, &f.Featured); err != nil {
+			return nil, fmt.Errorf("scan product facet: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// ProductsByKey fetches a page of products by search key, in key order.
+func (db *DB) ProductsByKey(ctx context.Context, keys []int64) ([]shop.Product, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	rows, err := db.db.QueryContext(ctx, `SELECT p.rowid, `+productColumns+` FROM products p
+		WHERE p.rowid IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("products by key: %w", err)
+	}
+	defer rows.Close()
+	byKey := make(map[int64]shop.Product, len(keys))
+	for rows.Next() {
+		var key int64
+		var p shop.Product
+		if err := rows.Scan(&key, &p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured); err != nil {
+			return nil, fmt.Errorf("scan product: %w", err)
+		}
+		byKey[key] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("products by key: %w", err)
+	}
+	out := make([]shop.Product, 0, len(keys))
+	for _, k := range keys {
+		if p, ok := byKey[k]; ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // Categories lists the category names, alphabetically.

@@ -1,0 +1,224 @@
+package catalog_test
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// countingStore counts the store's searches, to tell a search composed from
+// kept word hits from one the store scored.
+type countingStore struct {
+	shop.CatalogStore
+	searches atomic.Int32
+}
+
+func (c *countingStore) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit, error) {
+	c.searches.Add(1)
+	return c.CatalogStore.SearchHits(ctx, words)
+}
+
+// searchFixture is a 3,000-product synthetic catalogue with a warmed
+// Service on it (every title and category word in 30 products or more is
+// kept), plus the catalogue's facets by id for writing expectations.
+func searchFixture(t *testing.T) (*catalog.Service, *countingStore, map[string]shop.ProductFacet) {
+	t.Helper()
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	if err := db.ReplaceCatalog(ctx, "test", syntheticCategories, syntheticProducts(3000)); err != nil {
+		t.Fatal(err)
+	}
+	store := &countingStore{CatalogStore: db}
+	svc := catalog.NewService(store, quiet)
+	svc.WarmMinProducts = 30
+	if err := svc.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	facets, err := db.ProductFacets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]shop.ProductFacet{}
+	for _, f := range facets {
+		byID[f.ID] = f
+	}
+	return svc, store, byID
+}
+
+// storeRanking is the store's own ranking of a whole query: every match
+// scored by FTS5 in one go, most relevant first, id breaking ties.
+func storeRanking(t *testing.T, store shop.CatalogStore, q string) (ids []string, score map[string]float64) {
+	t.Helper()
+	ctx := context.Background()
+	hits, err := store.SearchHits(ctx, shop.SearchWords(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]int64, len(hits))
+	for i, h := range hits {
+		keys[i] = h.Key
+	}
+	score = map[string]float64{}
+	for start := 0; start < len(keys); start += 500 {
+		ps, err := store.ProductsByKey(ctx, keys[start:min(start+500, len(keys))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range ps {
+			score[p.ID] = hits[start+i].Score
+			ids = append(ids, p.ID)
+		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Or(cmp.Compare(score[a], score[b]), strings.Compare(a, b)) })
+	return ids, score
+}
+
+func listAll(t *testing.T, svc *catalog.Service, f shop.ProductFilter) (ids []string, total int) {
+	t.Helper()
+	f.PageSize = shop.CataloguePageSize
+	for f.Page = 1; ; f.Page++ {
+		page, err := svc.List(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Page == 1 {
+			total = page.Total
+		} else if page.Total != total {
+			t.Fatalf("%q page %d: total %d, page 1 said %d", f.Query, f.Page, page.Total, total)
+		}
+		for _, p := range page.Products {
+			ids = append(ids, p.ID)
+		}
+		if len(page.Products) < f.PageSize {
+			return ids, total
+		}
+	}
+}
+
+// A search of several words is composed from each word's kept hits; a
+// shopper must get the ranking FTS5 gives the whole query, on every page.
+func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
+	svc, store, _ := searchFixture(t)
+	for _, q := range []string{
+		"walnut",
+		"walnut lamp",
+		"Leather BOOTS",
+		"wireless headphones home",
+		"lamp walnut walnut", // a repeated word counts once
+		"vintage 1",          // a kept word and a prefix the store scores live
+		"wirel headph",       // prefixes
+		"electronics",
+	} {
+		want, score := storeRanking(t, store, strings.Join(shop.SearchWords(q), " "))
+		if len(want) == 0 {
+			t.Fatalf("%q: the fixture has no match; the test proves nothing", q)
+		}
+		before := store.searches.Load()
+		got, total := listAll(t, svc, shop.ProductFilter{Query: q})
+		if total != len(want) || len(got) != len(want) {
+			t.Fatalf("%q: %d results (total %d), the store matches %d", q, len(got), total, len(want))
+		}
+		for i := range want {
+			// Equal up to rounding: two sums of the same scores in another
+			// order may differ in the last bit, and only exact ties flip.
+			if got[i] != want[i] && math.Abs(score[got[i]]-score[want[i]]) > 1e-9 {
+				t.Fatalf("%q result %d: got %s (score %g), want %s (score %g)", q, i+1, got[i], score[got[i]], want[i], score[want[i]])
+			}
+		}
+		if q == "walnut lamp" && store.searches.Load() != before {
+			t.Errorf("%q: the store scored a search of two warmed words", q)
+		}
+	}
+}
+
+// Filters and price orders apply to search results, the count is of all
+// filtered matches, and every page holds the right slice.
+func TestSearch_FiltersSortsAndPages(t *testing.T) {
+	svc, store, facets := searchFixture(t)
+	for _, f := range []shop.ProductFilter{
+		{Query: "walnut", Category: "home"},
+		{Query: "leather", Sort: shop.SortPriceAsc, MinPrice: 50_000, MaxPrice: 150_000},
+		{Query: "lamp", Sort: shop.SortPriceDesc, MinRating: 4},
+		{Query: "ring", Category: "jewelery", Sort: shop.SortPriceAsc, MinRating: 3},
+		{Query: "ring", Category: shop.FeaturedCategory},
+		{Query: "necklace", Category: "fashion", MinPrice: 199_000, MinRating: 4},
+	} {
+		all, _ := storeRanking(t, store, f.Query)
+		var want []string
+		for _, id := range all {
+			p := facets[id]
+			if p.Matches(&f) {
+				want = append(want, id)
+			}
+		}
+		switch f.Sort {
+		case shop.SortPriceAsc:
+			slices.SortFunc(want, func(a, b string) int {
+				return cmp.Or(cmp.Compare(facets[a].Price, facets[b].Price), strings.Compare(a, b))
+			})
+		case shop.SortPriceDesc:
+			slices.SortFunc(want, func(a, b string) int {
+				return cmp.Or(cmp.Compare(facets[b].Price, facets[a].Price), strings.Compare(b, a))
+			})
+		}
+		got, total := listAll(t, svc, f)
+		if total != len(want) || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%+v: got %d (total %d) %v…, want %d %v…", f, len(got), total, got[:min(5, len(got))], len(want), want[:min(5, len(want))])
+		}
+		for _, id := range got {
+			p := facets[id]
+			if !p.Matches(&f) {
+				t.Errorf("%+v: %s does not pass the filters", f, id)
+			}
+		}
+	}
+	// A page past the end is empty but still counts the matches.
+	page, err := svc.List(context.Background(), shop.ProductFilter{Query: "walnut", Page: 10_000, PageSize: 12})
+	if err != nil || len(page.Products) != 0 || page.Total == 0 {
+		t.Errorf("page past the end: %d products, total %d, %v", len(page.Products), page.Total, err)
+	}
+}
+
+// Kept hits belong to one catalogue: after an import, search finds the new
+// products and no longer the removed ones.
+func TestSearch_FollowsTheCatalogue(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	svc := catalog.NewService(db, quiet)
+	old := []shop.Product{
+		{ID: "t-1", Title: "Walnut desk lamp", Category: "home", Price: 4500, Rating: 4},
+		{ID: "t-2", Title: "Walnut serving board", Category: "home", Price: 2500, Rating: 4},
+	}
+	if err := db.ReplaceCatalog(ctx, "test", []string{"home"}, old); err != nil {
+		t.Fatal(err)
+	}
+	search := func() string {
+		page, err := svc.List(ctx, shop.ProductFilter{Query: "walnut", Sort: shop.SortPriceAsc, Page: 1, PageSize: 12})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, p := range page.Products {
+			ids = append(ids, p.ID)
+		}
+		return strings.Join(ids, ",")
+	}
+	if got := search(); got != "t-2,t-1" {
+		t.Fatalf("before the import: %q", got)
+	}
+	renewed := []shop.Product{old[0], {ID: "t-3", Title: "Walnut bookends", Category: "home", Price: 3000, Rating: 5}}
+	if err := db.ReplaceCatalog(ctx, "test", []string{"home"}, renewed); err != nil {
+		t.Fatal(err)
+	}
+	svc.Invalidate()
+	if got := search(); got != "t-3,t-1" {
+		t.Errorf("after the import: %q, want t-3,t-1", got)
+	}
+}
