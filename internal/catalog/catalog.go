@@ -23,8 +23,8 @@ import (
 type Service struct {
 	Store shop.CatalogStore
 	Log   *slog.Logger
-	// WarmMinProducts is how many products a title or category word must
-	// be in for Warm to score it in advance (0: warmMinProducts).
+	// WarmMinProducts is how many products a word must be in for Warm to
+	// score it in advance (0: warmMinProducts).
 	WarmMinProducts int
 
 	mu       sync.Mutex
@@ -32,15 +32,16 @@ type Service struct {
 	counts   map[string]int
 	terms    map[string]int
 	facets   *facetTable
-	words    map[string]*wordHits
-	wordHits int    // hits held in words
-	tick     uint64 // use clock for evicting words
+	keys     map[string]string    // search word → its WordKey
+	words    map[string]*wordHits // WordKey → its hits
+	wordHits int                  // hits held in words
+	tick     uint64               // use clock for evicting words
 	facetsMu sync.Mutex
 }
 
 // NewService returns a Service on store.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, counts: map[string]int{}, words: map[string]*wordHits{}}
+	return &Service{Store: store, Log: log, counts: map[string]int{}, keys: map[string]string{}, words: map[string]*wordHits{}}
 }
 
 // Invalidate drops the caches after the catalogue changed.
@@ -49,6 +50,7 @@ func (s *Service) Invalidate() {
 	defer s.mu.Unlock()
 	s.version++
 	s.counts = map[string]int{}
+	s.keys = map[string]string{}
 	s.words = map[string]*wordHits{}
 	s.wordHits = 0
 	s.facets = nil

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -24,11 +23,12 @@ import (
 //   - the words shoppers search for are few and repeat.
 //
 // So the Service keeps each searched word's scored hits, ordered by key
-// (the catalogue's frequent title and category words are scored in advance
-// by Warm), and a query is the intersection of its words' hits with their
-// scores added: the same ranking the store would give for the whole query,
-// up to floating-point rounding. Words not kept yet are scored together in
-// one store query. Filters, sort orders and pages then work in memory on a
+// (the catalogue's frequent words are scored in advance by Warm), and a
+// query is the intersection of its words' hits with their scores added: the
+// same ranking the store would give for the whole query, up to
+// floating-point rounding. Hits are kept under the word's WordKey, so
+// "walnuts" uses the hits of "walnut" and "wirel" those of "wireless".
+// Words not kept yet are scored together in one store query. Filters, sort orders and pages then work in memory on a
 // snapshot of every product's facets (id, category, price, rating,
 // featured).
 
@@ -188,23 +188,38 @@ func siftDown(h []match, i int, cmp func(a, b match) int) {
 }
 
 // hits returns the scored products matching all words: the kept hits of
-// each word, and one store query for the words not kept. A single word's
-// hits are kept for next time.
+// each word's key, and one store query for the words whose key is not
+// kept. A single word's hits are kept for next time.
 func (s *Service) hits(ctx context.Context, words []string) ([]shop.SearchHit, error) {
-	var lists [][]shop.SearchHit
-	var unkept []string
 	s.mu.Lock()
 	version := s.version
-	s.tick++
+	s.mu.Unlock()
+	keys := make([]string, 0, len(words))
+	var lists [][]shop.SearchHit
+	var unkept []string
+	var unkeptKey string
 	for _, w := range words {
-		if e, ok := s.words[w]; ok {
+		key, err := s.wordKey(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(keys, key) {
+			continue // "walnut walnuts": one word twice
+		}
+		keys = append(keys, key)
+		s.mu.Lock()
+		s.tick++
+		e := s.words[key]
+		if e != nil {
 			e.used = s.tick
+		}
+		s.mu.Unlock()
+		if e != nil {
 			lists = append(lists, e.hits)
 		} else {
-			unkept = append(unkept, w)
+			unkept, unkeptKey = append(unkept, w), key
 		}
 	}
-	s.mu.Unlock()
 	if len(unkept) > 0 {
 		live, err := s.Store.SearchHits(ctx, unkept)
 		if err != nil {
@@ -212,11 +227,35 @@ func (s *Service) hits(ctx context.Context, words []string) ([]shop.SearchHit, e
 		}
 		slices.SortFunc(live, byKey)
 		if len(unkept) == 1 {
-			s.keep(version, unkept[0], live)
+			s.keep(version, unkeptKey, live)
 		}
 		lists = append(lists, live)
 	}
 	return intersect(lists), nil
+}
+
+// wordKey is the store's WordKey of w, remembered for this catalogue.
+func (s *Service) wordKey(ctx context.Context, w string) (string, error) {
+	s.mu.Lock()
+	key, ok := s.keys[w]
+	version := s.version
+	s.mu.Unlock()
+	if ok {
+		return key, nil
+	}
+	key, err := s.Store.WordKey(ctx, w)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	if s.version == version {
+		if len(s.keys) >= maxKeptWords {
+			clear(s.keys)
+		}
+		s.keys[w] = key
+	}
+	s.mu.Unlock()
+	return key, nil
 }
 
 func byKey(a, b shop.SearchHit) int { return cmp.Compare(a.Key, b.Key) }
@@ -306,10 +345,10 @@ func (s *Service) productFacets(ctx context.Context) (*facetTable, error) {
 	return facets, nil
 }
 
-// Warm loads the facets and scores the catalogue's frequent title and
-// category words in advance, so that the first search for them is as fast
-// as the next. It runs in the background after start and after each
-// import, and stops early if the catalogue changes again.
+// Warm loads the facets and scores the catalogue's frequent words in
+// advance, so that the first search for them is as fast as the next. It
+// runs in the background after start and after each import, and stops
+// early if the catalogue changes again.
 func (s *Service) Warm(ctx context.Context) error {
 	start := time.Now()
 	s.mu.Lock()
@@ -318,25 +357,20 @@ func (s *Service) Warm(ctx context.Context) error {
 	if _, err := s.productFacets(ctx); err != nil {
 		return err
 	}
-	terms, err := s.vocabulary(ctx)
+	terms, err := s.Store.FrequentTerms(ctx, cmp.Or(s.WarmMinProducts, warmMinProducts), warmMaxWords)
 	if err != nil {
 		return err
 	}
-	least := cmp.Or(s.WarmMinProducts, warmMinProducts)
-	var words []string
-	for w, n := range terms {
-		if n >= least {
-			words = append(words, w)
-		}
-	}
-	slices.SortFunc(words, func(a, b string) int { return cmp.Or(cmp.Compare(terms[b], terms[a]), strings.Compare(a, b)) })
-	words = words[:min(len(words), warmMaxWords)]
-	for _, w := range words {
+	for _, t := range terms {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		key, err := s.wordKey(ctx, t)
+		if err != nil {
+			return err
+		}
 		s.mu.Lock()
-		changed, have := s.version != version, s.words[w] != nil
+		changed, have := s.version != version, s.words[key] != nil
 		s.mu.Unlock()
 		if changed {
 			return nil
@@ -344,13 +378,13 @@ func (s *Service) Warm(ctx context.Context) error {
 		if have {
 			continue
 		}
-		hits, err := s.Store.SearchHits(ctx, []string{w})
+		hits, err := s.Store.SearchHits(ctx, []string{t})
 		if err != nil {
 			return err
 		}
 		slices.SortFunc(hits, byKey)
-		s.keep(version, w, hits)
+		s.keep(version, key, hits)
 	}
-	s.Log.Info("search warmed", "words", len(words), "took", time.Since(start).Round(time.Millisecond))
+	s.Log.Info("search warmed", "words", len(terms), "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }

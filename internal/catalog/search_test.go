@@ -113,7 +113,8 @@ func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
 		"wireless headphones home",
 		"lamp walnut walnut", // a repeated word counts once
 		"vintage 1",          // a kept word and a prefix the store scores live
-		"wirel headph",       // prefixes
+		"wirel headph",       // prefixes, sharing the hits of wireless and headphones
+		"walnuts lamps",      // other forms of warmed words
 		"electronics",
 	} {
 		want, score := storeRanking(t, store, strings.Join(shop.SearchWords(q), " "))

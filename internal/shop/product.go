@@ -161,6 +161,13 @@ type CatalogStore interface {
 	// its score for [b], so the hits of a query can be composed from the
 	// hits of its words.
 	SearchHits(ctx context.Context, words []string) ([]SearchHit, error)
+	// WordKey names what a search word matches: two words with the same
+	// key match the same products with the same scores ("walnuts" and
+	// "walnut" once stemmed), so they can share their hits.
+	WordKey(ctx context.Context, word string) (string, error)
+	// FrequentTerms lists words (index terms) that at least minProducts
+	// products hold, at most limit, the most frequent first.
+	FrequentTerms(ctx context.Context, minProducts, limit int) ([]string, error)
 	// ProductFacets returns, for every product, what filters and sorting
 	// look at, ordered by product id.
 	ProductFacets(ctx context.Context) ([]ProductFacet, error)

@@ -143,6 +143,68 @@ func (db *DB) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit,
 	return out, rows.Err()
 }
 
+// WordKey is the set of index terms a search word matches as a prefix,
+// after stemming: "walnuts" and "walnut" both match the terms starting
+// with "walnut". A word the tokenizer splits, or a prefix of more than
+// maxKeyTerms terms, is its own key.
+func (db *DB) WordKey(ctx context.Context, word string) (string, error) {
+	terms, err := db.stem.terms(ctx, word)
+	if err != nil {
+		return "", err
+	}
+	if len(terms) != 1 {
+		return "word:" + word, nil
+	}
+	prefix := terms[0]
+	// Terms from prefix up to, not including, prefix with its last byte
+	// incremented (UTF-8 has no 0xFF byte, so that cannot overflow).
+	upper := prefix[:len(prefix)-1] + string([]byte{prefix[len(prefix)-1] + 1})
+	rows, err := db.db.QueryContext(ctx, `SELECT term FROM products_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`,
+		prefix, upper, maxKeyTerms+1)
+	if err != nil {
+		return "", fmt.Errorf("word key %q: %w", word, err)
+	}
+	defer rows.Close()
+	var matched []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return "", fmt.Errorf("word key %q: %w", word, err)
+		}
+		matched = append(matched, t)
+	}
+	if err := rows.Err(); err != nil {
+		return "", fmt.Errorf("word key %q: %w", word, err)
+	}
+	if len(matched) > maxKeyTerms {
+		return "prefix:" + prefix, nil
+	}
+	return "terms:" + strings.Join(matched, " "), nil
+}
+
+// maxKeyTerms bounds the terms listed in a word key; broader prefixes
+// ("w") are rarely shared anyway.
+const maxKeyTerms = 32
+
+// FrequentTerms lists up to limit index terms that at least minProducts
+// products hold, the most frequent first.
+func (db *DB) FrequentTerms(ctx context.Context, minProducts, limit int) ([]string, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT term FROM products_vocab WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?`, minProducts, limit)
+	if err != nil {
+		return nil, fmt.Errorf("frequent terms: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("frequent terms: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
 // ProductFacets reads the filterable fields of the whole catalogue.
 func (db *DB) ProductFacets(ctx context.Context) ([]shop.ProductFacet, error) {
 	var n int

@@ -23,8 +23,9 @@ var migrations embed.FS
 
 // DB is the SQLite-backed store.
 type DB struct {
-	db  *sql.DB
-	now func() time.Time
+	db   *sql.DB
+	now  func() time.Time
+	stem *stemmer
 }
 
 // Open opens (creating if needed) the database at path, or an in-memory one
@@ -59,9 +60,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		// Every connection to ":memory:" is a different database.
 		sqldb.SetMaxOpenConns(1)
 	}
-	db := &DB{db: sqldb, now: time.Now}
-	if err := db.migrate(ctx); err != nil {
+	stem, err := newStemmer(ctx)
+	if err != nil {
 		sqldb.Close()
+		return nil, err
+	}
+	db := &DB{db: sqldb, now: time.Now, stem: stem}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
 		return nil, err
 	}
 	return db, nil
@@ -95,7 +101,10 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.db.Close() }
+func (db *DB) Close() error {
+	db.stem.Close()
+	return db.db.Close()
+}
 
 // JournalMode reports SQLite's journal mode ("wal" for file databases).
 func (db *DB) JournalMode(ctx context.Context) (string, error) {

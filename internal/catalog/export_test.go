@@ -1,0 +1,16 @@
+package catalog
+
+// ForgetWord drops what the Service remembers of a search word: its key
+// and, with hits, the hits kept under that key. Benchmarks use it to
+// measure a word's first search.
+func (s *Service) ForgetWord(word string, hits bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if key, ok := s.keys[word]; ok && hits {
+		if e := s.words[key]; e != nil {
+			s.wordHits -= len(e.hits)
+			delete(s.words, key)
+		}
+	}
+	delete(s.keys, word)
+}
