@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -221,5 +222,47 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 	svc.Invalidate()
 	if got := search(); got != "t-3,t-1" {
 		t.Errorf("after the import: %q, want t-3,t-1", got)
+	}
+}
+
+// Searches running while the caches are dropped and rebuilt (an import)
+// all get the full answer.
+func TestSearch_WhileWarming(t *testing.T) {
+	svc, store, _ := searchFixture(t)
+	want, _ := storeRanking(t, store, "walnut lamp")
+	ctx := context.Background()
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				page, err := svc.List(ctx, shop.ProductFilter{Query: "walnut lamp", Page: 1, PageSize: 12})
+				if err == nil && page.Total != len(want) {
+					err = fmt.Errorf("total %d, want %d", page.Total, len(want))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range 5 {
+		svc.Invalidate()
+		if err := svc.Warm(ctx); err != nil {
+			t.Error(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
