@@ -385,6 +385,6 @@ func (s *Service) Warm(ctx context.Context) error {
 		slices.SortFunc(hits, byKey)
 		s.keep(version, key, hits)
 	}
-	s.Log.Info("search warmed", "words", len(terms), "took", time.Since(start).Round(time.Millisecond))
+	s.Log.Info("search warmed", "words", len(terms), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
