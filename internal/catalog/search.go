@@ -119,7 +119,7 @@ func (s *Service) search(ctx context.Context, f shop.ProductFilter) (shop.Produc
 		}
 	}
 	page := shop.ProductPage{Total: len(matched)}
-	lo := f.Offset()
+	lo := max(f.Offset(), 0)
 	if lo >= len(matched) || f.PageSize <= 0 {
 		return page, nil
 	}
