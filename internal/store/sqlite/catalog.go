@@ -159,22 +159,10 @@ func (db *DB) WordKey(ctx context.Context, word string) (string, error) {
 	// Terms from prefix up to, not including, prefix with its last byte
 	// incremented (UTF-8 has no 0xFF byte, so that cannot overflow).
 	upper := prefix[:len(prefix)-1] + string([]byte{prefix[len(prefix)-1] + 1})
-	rows, err := db.db.QueryContext(ctx, `SELECT term FROM products_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`,
+	matched, err := db.strings(ctx, "terms of "+word, `SELECT term FROM products_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`,
 		prefix, upper, maxKeyTerms+1)
 	if err != nil {
-		return "", fmt.Errorf("word key %q: %w", word, err)
-	}
-	defer rows.Close()
-	var matched []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return "", fmt.Errorf("word key %q: %w", word, err)
-		}
-		matched = append(matched, t)
-	}
-	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("word key %q: %w", word, err)
+		return "", err
 	}
 	if len(matched) > maxKeyTerms {
 		return "prefix:" + prefix, nil
@@ -189,20 +177,7 @@ const maxKeyTerms = 32
 // FrequentTerms lists up to limit index terms that at least minProducts
 // products hold, the most frequent first.
 func (db *DB) FrequentTerms(ctx context.Context, minProducts, limit int) ([]string, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT term FROM products_vocab WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?`, minProducts, limit)
-	if err != nil {
-		return nil, fmt.Errorf("frequent terms: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, fmt.Errorf("frequent terms: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return db.strings(ctx, "frequent terms", `SELECT term FROM products_vocab WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?`, minProducts, limit)
 }
 
 // ProductFacets reads the filterable fields of the whole catalogue.
@@ -273,8 +248,8 @@ func (db *DB) AllProductIDs(ctx context.Context) ([]string, error) {
 	return db.strings(ctx, "product ids", `SELECT id FROM products ORDER BY id`)
 }
 
-func (db *DB) strings(ctx context.Context, what, q string) ([]string, error) {
-	rows, err := db.db.QueryContext(ctx, q)
+func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
+	rows, err := db.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
