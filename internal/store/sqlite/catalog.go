@@ -253,6 +253,11 @@ func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]strin
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
+	return scanStrings(rows, what)
+}
+
+// scanStrings reads a one-column result of text and closes it.
+func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
@@ -262,7 +267,10 @@ func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]strin
 		}
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list %s: %w", what, err)
+	}
+	return out, nil
 }
 
 // FeaturedProducts returns up to limit featured products, cheapest first.

@@ -52,16 +52,7 @@ func (s *stemmer) terms(ctx context.Context, word string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stem %q: %w", word, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, fmt.Errorf("stem %q: %w", word, err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return scanStrings(rows, "terms of "+word)
 }
 
 func (s *stemmer) Close() error { return s.db.Close() }
