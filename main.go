@@ -65,9 +65,10 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		go syncer.Run(ctx)
 	} else if err := cat.LoadBuiltin(ctx); err != nil {
 		return err
-	} else {
-		go warm(ctx, cat, log)
 	}
+	// The stored catalogue is served at once, also while a sync runs (or
+	// its service is down); each sync warms again what it changed.
+	go warm(ctx, cat, log)
 	if cfg.Demo {
 		if err := printDemo(ctx, db); err != nil {
 			return err
