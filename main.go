@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 	// The stored catalogue is served at once, also while a sync runs (or
 	// its service is down); each sync warms again what it changed.
-	go warm(ctx, cat, log)
+	go cat.Warm(ctx)
 	if cfg.Demo {
 		if err := printDemo(ctx, db); err != nil {
 			return err
@@ -213,13 +213,5 @@ func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
 			return
 		case <-t.C:
 		}
-	}
-}
-
-// warm scores the catalogue's frequent words for search in the background;
-// the shop serves meanwhile, scoring live.
-func warm(ctx context.Context, cat *catalog.Service, log *slog.Logger) {
-	if err := cat.Warm(ctx); err != nil && ctx.Err() == nil {
-		log.Warn("search warm-up failed; searches score live", "err", err)
 	}
 }

@@ -264,9 +264,7 @@ func (y *Syncer) SyncOnce(ctx context.Context) error {
 	}
 	y.Service.Invalidate()
 	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped)
-	if err := y.Service.Warm(ctx); err != nil && ctx.Err() == nil {
-		y.Log.Warn("search warm-up failed; searches score live", "err", err)
-	}
+	y.Service.Warm(ctx) // logs its own failure: search then scores live
 	return nil
 }
 

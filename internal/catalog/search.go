@@ -348,9 +348,15 @@ func (s *Service) productFacets(ctx context.Context) (*facetTable, error) {
 // Warm loads the facets and scores the catalogue's frequent words in
 // advance, so that the first search for them is as fast as the next. It
 // runs in the background after start and after each import, and stops
-// early if the catalogue changes again.
-func (s *Service) Warm(ctx context.Context) error {
+// early if the catalogue changes again. A failure is logged as well as
+// returned: searches then score their words live.
+func (s *Service) Warm(ctx context.Context) (err error) {
 	start := time.Now()
+	defer func() {
+		if err != nil && ctx.Err() == nil {
+			s.Log.Warn("search warm-up failed; searches score live", "err", err)
+		}
+	}()
 	s.mu.Lock()
 	version := s.version
 	s.mu.Unlock()
