@@ -15,9 +15,10 @@ var _ shop.CatalogStore = (*DB)(nil)
 
 const productColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured`
 
-func scanProduct(row interface{ Scan(...any) error }) (shop.Product, error) {
+// scanProduct scans productColumns, then into extra any columns after them.
+func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
 	var p shop.Product
-	err := row.Scan(&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured)
+	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured}, extra...)...)
 	return p, err
 }
 
@@ -90,12 +91,8 @@ func (db *DB) ListProducts(ctx context.Context, f shop.ProductFilter) ([]shop.Pr
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
 	}
-	return scanProducts(rows, f.PageSize)
-}
-
-func scanProducts(rows *sql.Rows, capacity int) ([]shop.Product, error) {
 	defer rows.Close()
-	out := make([]shop.Product, 0, capacity)
+	out := make([]shop.Product, 0, f.PageSize)
 	for rows.Next() {
 		p, err := scanProduct(rows)
 		if err != nil {
@@ -211,7 +208,7 @@ func (db *DB) ProductsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	for i, k := range keys {
 		args[i] = k
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT p.rowid, `+productColumns+` FROM products p
+	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
 		WHERE p.rowid IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("products by key: %w", err)
@@ -220,8 +217,8 @@ func (db *DB) ProductsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	byKey := make(map[int64]shop.Product, len(keys))
 	for rows.Next() {
 		var key int64
-		var p shop.Product
-		if err := rows.Scan(&key, &p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured); err != nil {
+		p, err := scanProduct(rows, &key)
+		if err != nil {
 			return nil, fmt.Errorf("scan product: %w", err)
 		}
 		byKey[key] = p
