@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -354,10 +353,8 @@ func (db *DB) SearchTerms(ctx context.Context) (map[string]int, error) {
 		if err := rows.Scan(&text); err != nil {
 			return nil, fmt.Errorf("scan terms: %w", err)
 		}
-		seen := map[string]bool{}
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(w) > 2 && !seen[w] {
-				seen[w] = true
+		for _, w := range shop.SearchWords(text) { // each word once per product
+			if len(w) > 2 {
 				out[w]++
 			}
 		}
