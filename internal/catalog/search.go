@@ -28,9 +28,9 @@ import (
 // same ranking the store would give for the whole query, up to
 // floating-point rounding. Hits are kept under the word's WordKey, so
 // "walnuts" uses the hits of "walnut" and "wirel" those of "wireless".
-// Words not kept yet are scored together in one store query. Filters, sort orders and pages then work in memory on a
-// snapshot of every product's facets (id, category, price, rating,
-// featured).
+// Words not kept yet are scored together in one store query. Filters, sort
+// orders and pages then work in memory on a snapshot of every product's
+// facets (id, category, price, rating, featured).
 
 const (
 	// warmMinProducts: a word in fewer products is scored live in under
