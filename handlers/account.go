@@ -28,7 +28,7 @@ const (
 
 // from returns the local path a form or query asks to return to, or "".
 func from(c *fiber.Ctx) string {
-	if v := c.FormValue("from"); v != "" {
+	if v := formValue(c, "from"); v != "" {
 		return localPath(v)
 	}
 	return localPath(c.Query("from"))
@@ -62,8 +62,8 @@ func (a *App) renderLogin(c *fiber.Ctx, status int, p pages.LoginPage) error {
 }
 
 func (a *App) loginSubmit(c *fiber.Ctx) error {
-	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(c.FormValue("email")), Errors: shop.FieldErrors{}}
-	password := c.FormValue("password")
+	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(formValue(c, "email")), Errors: shop.FieldErrors{}}
+	password := formValue(c, "password")
 	if p.Email == "" {
 		p.Errors["email"] = "Email is required."
 	} else if !shop.ValidEmail(p.Email) {
@@ -94,7 +94,7 @@ func (a *App) loginSubmit(c *fiber.Ctx) error {
 
 // loginThrottled answers a sign-in attempt over the limit.
 func (a *App) loginThrottled(c *fiber.Ctx) error {
-	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(c.FormValue("email")), Error: MsgTooManyAttempts}
+	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(formValue(c, "email")), Error: MsgTooManyAttempts}
 	return a.renderLogin(c, fiber.StatusTooManyRequests, p)
 }
 
@@ -136,10 +136,10 @@ func (a *App) registerPage(c *fiber.Ctx) error {
 
 func (a *App) registerSubmit(c *fiber.Ctx) error {
 	in := auth.RegisterInput{
-		DisplayName:     strings.TrimSpace(c.FormValue("displayName")),
-		Email:           strings.TrimSpace(c.FormValue("email")),
-		Password:        c.FormValue("password"),
-		ConfirmPassword: c.FormValue("confirmPassword"),
+		DisplayName:     strings.TrimSpace(formValue(c, "displayName")),
+		Email:           strings.TrimSpace(formValue(c, "email")),
+		Password:        formValue(c, "password"),
+		ConfirmPassword: formValue(c, "confirmPassword"),
 	}
 	form := pages.RegisterForm{DisplayName: in.DisplayName, Email: in.Email, From: from(c)}
 	u, errs, err := a.Auth.Register(c.UserContext(), in)
@@ -192,7 +192,7 @@ func (a *App) forgotPage(c *fiber.Ctx) error {
 // forgotSubmit always answers the same way, whether or not the address has
 // an account, so the form cannot be used to find out who shops here.
 func (a *App) forgotSubmit(c *fiber.Ctx) error {
-	email := strings.TrimSpace(c.FormValue("email"))
+	email := strings.TrimSpace(formValue(c, "email"))
 	if !shop.ValidEmail(email) {
 		msg := "Please enter a valid email address"
 		if email == "" {
@@ -216,8 +216,8 @@ func (a *App) resetPage(c *fiber.Ctx) error {
 }
 
 func (a *App) resetSubmit(c *fiber.Ctx) error {
-	p := pages.ResetPasswordPage{Token: c.FormValue("token")}
-	u, errs, err := a.Auth.ResetPassword(c.UserContext(), p.Token, c.FormValue("password"), c.FormValue("confirmPassword"))
+	p := pages.ResetPasswordPage{Token: formValue(c, "token")}
+	u, errs, err := a.Auth.ResetPassword(c.UserContext(), p.Token, formValue(c, "password"), formValue(c, "confirmPassword"))
 	if errs != nil || err != nil {
 		status := fiber.StatusUnprocessableEntity
 		p.Errors = errs
@@ -253,8 +253,8 @@ func (a *App) profilePage(c *fiber.Ctx) error {
 
 func profileFromForm(c *fiber.Ctx) shop.Profile {
 	p := shop.Profile{
-		DisplayName: c.FormValue("displayName"), PhoneNumber: c.FormValue("phoneNumber"), Address: c.FormValue("address"),
-		City: c.FormValue("city"), State: c.FormValue("state"), ZipCode: c.FormValue("zipCode"), Country: c.FormValue("country"),
+		DisplayName: formValue(c, "displayName"), PhoneNumber: formValue(c, "phoneNumber"), Address: formValue(c, "address"),
+		City: formValue(c, "city"), State: formValue(c, "state"), ZipCode: formValue(c, "zipCode"), Country: formValue(c, "country"),
 	}
 	p.Normalize()
 	return p
@@ -289,7 +289,7 @@ func (a *App) setupSubmit(c *fiber.Ctx) error {
 	if next == "" {
 		next = "/profile"
 	}
-	if c.FormValue("action") == "skip" {
+	if formValue(c, "action") == "skip" {
 		return c.Redirect(next, fiber.StatusSeeOther)
 	}
 	prof := profileFromForm(c)
@@ -312,7 +312,7 @@ func (a *App) settingsPage(c *fiber.Ctx) error {
 
 func (a *App) changePassword(c *fiber.Ctx) error {
 	u := auth.User(c)
-	gen, errs, err := a.Auth.ChangePassword(c.UserContext(), u, c.FormValue("currentPassword"), c.FormValue("newPassword"), c.FormValue("confirmPassword"))
+	gen, errs, err := a.Auth.ChangePassword(c.UserContext(), u, formValue(c, "currentPassword"), formValue(c, "newPassword"), formValue(c, "confirmPassword"))
 	if err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ func (a *App) signOutOthers(c *fiber.Ctx) error {
 
 func (a *App) deleteAccount(c *fiber.Ctx) error {
 	u := auth.User(c)
-	if strings.TrimSpace(c.FormValue("confirm")) != deleteConfirmPhrase {
+	if strings.TrimSpace(formValue(c, "confirm")) != deleteConfirmPhrase {
 		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"),
 			pages.SettingsPage{HasPassword: u.HasPassword, DeleteError: MsgDeleteConfirm}))
 	}

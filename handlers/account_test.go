@@ -24,7 +24,7 @@ func registerForm(name, email, pw string) url.Values {
 func (a *testApp) register(t *testing.T, name, email, pw string) *client {
 	t.Helper()
 	c := a.client(t)
-	res, _ := c.postWithToken("/register", "/register", registerForm(name, email, pw))
+	res, _ := c.postFrom("/register", "/register", registerForm(name, email, pw))
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("register %s: status %d", email, res.StatusCode)
 	}
@@ -33,7 +33,7 @@ func (a *testApp) register(t *testing.T, name, email, pw string) *client {
 
 func (a *testApp) signIn(t *testing.T, c *client, email, pw, from string) *http.Response {
 	t.Helper()
-	res, _ := c.postWithToken("/login", "/login", url.Values{"email": {email}, "password": {pw}, "from": {from}})
+	res, _ := c.postFrom("/login", "/login", url.Values{"email": {email}, "password": {pw}, "from": {from}})
 	return res
 }
 
@@ -41,7 +41,7 @@ func TestRegister(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		app := newTestApp(t)
 		c := app.client(t)
-		res, _ := c.postWithToken("/register", "/register", registerForm("Ada Lovelace", "  Ada@Example.com ", "secret1"))
+		res, _ := c.postFrom("/register", "/register", registerForm("Ada Lovelace", "  Ada@Example.com ", "secret1"))
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/profile/setup" {
 			t.Fatalf("got %d to %q, want 303 to /profile/setup", res.StatusCode, res.Header.Get("Location"))
 		}
@@ -66,7 +66,7 @@ func TestRegister(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app := newTestApp(t)
-			res, doc := app.client(t).postWithToken("/register", "/register", tt.form)
+			res, doc := app.client(t).postFrom("/register", "/register", tt.form)
 			if res.StatusCode != http.StatusUnprocessableEntity {
 				t.Fatalf("status: got %d, want 422", res.StatusCode)
 			}
@@ -85,7 +85,7 @@ func TestRegister(t *testing.T) {
 	t.Run("ErrEmailTaken", func(t *testing.T) {
 		app := newTestApp(t)
 		app.register(t, "Ada", "ada@example.com", "secret1")
-		res, doc := app.client(t).postWithToken("/register", "/register", registerForm("Eve", "ADA@example.com", "secret2"))
+		res, doc := app.client(t).postFrom("/register", "/register", registerForm("Eve", "ADA@example.com", "secret2"))
 		if res.StatusCode != http.StatusUnprocessableEntity {
 			t.Fatalf("status: got %d, want 422", res.StatusCode)
 		}
@@ -101,9 +101,7 @@ func TestRegister(t *testing.T) {
 		if doc.Find(`form[action="/register"] input[name="confirmPassword"]`).Length() != 1 {
 			t.Fatal("create-account mode has no registration form")
 		}
-		token := doc.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
 		form := registerForm("Ada", "ada@example.com", "secret1")
-		form.Set("_csrf", token)
 		form.Set("from", "/checkout")
 		res, _ := c.post("/register", form)
 		if got := res.Header.Get("Location"); got != "/profile/setup?from=%2Fcheckout" {
@@ -117,7 +115,7 @@ func TestNoPlaintextPasswordStored(t *testing.T) {
 	app := newTestApp(t, withDBFile(filepath.Join(dir, "shop.db")))
 	const pw = "correct-horse-battery"
 	c := app.register(t, "Ada", "ada@example.com", pw)
-	c.postWithToken("/settings", "/settings/password", url.Values{"currentPassword": {pw}, "newPassword": {pw + "2"}, "confirmPassword": {pw + "2"}})
+	c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {pw}, "newPassword": {pw + "2"}, "confirmPassword": {pw + "2"}})
 	app.db.Close() // flush the WAL into the file
 	files, _ := filepath.Glob(filepath.Join(dir, "shop.db*"))
 	if len(files) == 0 {
@@ -145,12 +143,9 @@ func TestSessionCookie(t *testing.T) {
 		t.Run(tt.base, func(t *testing.T) {
 			app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) { env["BASE_URL"] = tt.base })
 			c := app.client(t)
-			_, doc := c.get("/register")
-			form := registerForm("Ada", "ada@example.com", "secret1")
-			form.Set("_csrf", doc.Find(`meta[name="csrf-token"]`).AttrOr("content", ""))
-			req, _ := http.NewRequest(http.MethodPost, "/register", strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			req.Header.Set("Referer", tt.base+"/register")
+			c.get("/register")
+			req := formRequest("/register", registerForm("Ada", "ada@example.com", "secret1"))
+			req.Header.Set("Origin", tt.base)
 			res := c.do(req)
 			h := setCookie(res, auth.CookieName)
 			if h == "" {
@@ -196,7 +191,7 @@ func TestLogin(t *testing.T) {
 		}
 		before := c.cookies[auth.CookieName]
 		// A session that merely carries state (the guest flow) is rotated too.
-		c.postWithToken("/", "/logout", url.Values{})
+		c.postFrom("/", "/logout", url.Values{})
 		if c.cookies[auth.CookieName] == before {
 			t.Error("session id survived sign-out")
 		}
@@ -212,7 +207,7 @@ func TestLogin(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := app.client(t)
-			res, doc := c.postWithToken("/login", "/login", url.Values{"email": {tt.email}, "password": {tt.pw}})
+			res, doc := c.postFrom("/login", "/login", url.Values{"email": {tt.email}, "password": {tt.pw}})
 			if res.StatusCode != http.StatusUnprocessableEntity {
 				t.Fatalf("status: got %d, want 422", res.StatusCode)
 			}
@@ -236,11 +231,11 @@ func TestLogin_Throttled(t *testing.T) {
 			t.Fatalf("attempt %d: got %d, want 422", i, res.StatusCode)
 		}
 	}
-	res, _ := c.postWithToken("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"secret1"}})
+	res, _ := c.postFrom("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"secret1"}})
 	if res.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("6th attempt: got %d, want 429", res.StatusCode)
 	}
-	_, doc := c.postWithToken("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"x"}})
+	_, doc := c.postFrom("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"x"}})
 	if got := text(doc, `[data-testid="form-alert"]`); got != handlers.MsgTooManyAttempts {
 		t.Errorf("message: got %q", got)
 	}
@@ -267,7 +262,7 @@ func TestCSRF_RejectsAndChangesNothing(t *testing.T) {
 	app := newTestApp(t)
 	c := app.client(t)
 	c.get("/register")
-	res, _ := c.post("/register", registerForm("Ada", "ada@example.com", "secret1"))
+	res, _ := c.post("/register", registerForm("Ada", "ada@example.com", "secret1"), "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 	if res.StatusCode != http.StatusForbidden {
 		t.Fatalf("status: got %d, want 403", res.StatusCode)
 	}
@@ -279,7 +274,7 @@ func TestCSRF_RejectsAndChangesNothing(t *testing.T) {
 func TestGuards(t *testing.T) {
 	app := newTestApp(t)
 	guest := app.client(t)
-	if res, _ := guest.postWithToken("/", "/guest", url.Values{}); res.StatusCode != http.StatusSeeOther {
+	if res, _ := guest.postFrom("/", "/guest", url.Values{}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("continue as guest: %d", res.StatusCode)
 	}
 	for _, path := range []string{"/profile", "/profile/setup", "/settings"} {
@@ -297,7 +292,7 @@ func TestGuards(t *testing.T) {
 func TestGuest(t *testing.T) {
 	app := newTestApp(t)
 	c := app.client(t)
-	res, _ := c.postWithToken("/", "/guest", url.Values{"from": {"/faq"}})
+	res, _ := c.postFrom("/", "/guest", url.Values{"from": {"/faq"}})
 	if res.Header.Get("Location") != "/faq" {
 		t.Fatalf("location: got %q", res.Header.Get("Location"))
 	}
@@ -310,7 +305,7 @@ func TestGuest(t *testing.T) {
 	}
 	// Registering hands the guest over: the account is signed in and the
 	// guest row is gone.
-	res, _ = c.postWithToken("/register", "/register", registerForm("Ada", "ada@example.com", "secret1"))
+	res, _ = c.postFrom("/register", "/register", registerForm("Ada", "ada@example.com", "secret1"))
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("register as guest: %d", res.StatusCode)
 	}
@@ -339,7 +334,7 @@ func TestGuestIDs(t *testing.T) {
 func TestLogout(t *testing.T) {
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "secret1")
-	res, _ := c.postWithToken("/profile", "/logout", url.Values{})
+	res, _ := c.postFrom("/profile", "/logout", url.Values{})
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
 		t.Fatalf("got %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
@@ -371,7 +366,7 @@ func TestProfile(t *testing.T) {
 
 	form := url.Values{"displayName": {"Ada King"}, "phoneNumber": {"+44 20 7946 0958"}, "address": {"12 St James's Square"},
 		"city": {"London"}, "state": {""}, "zipCode": {"SW1Y 4LE"}, "country": {"Atlantis"}}
-	res, doc := c.postWithToken("/profile?edit=1", "/profile", form)
+	res, doc := c.postFrom("/profile?edit=1", "/profile", form)
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("bad country: got %d, want 422", res.StatusCode)
 	}
@@ -383,7 +378,7 @@ func TestProfile(t *testing.T) {
 	}
 
 	form.Set("country", "United Kingdom")
-	res, _ = c.postWithToken("/profile?edit=1", "/profile", form)
+	res, _ = c.postFrom("/profile?edit=1", "/profile", form)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: got %d", res.StatusCode)
 	}
@@ -406,11 +401,11 @@ func TestProfileSetup(t *testing.T) {
 	if got := doc.Find(`#setup-country option[selected]`).AttrOr("value", ""); got != "United States" {
 		t.Errorf("default country: %q", got)
 	}
-	res, _ := c.postWithToken("/profile/setup", "/profile/setup", url.Values{"action": {"skip"}})
+	res, _ := c.postFrom("/profile/setup", "/profile/setup", url.Values{"action": {"skip"}})
 	if res.Header.Get("Location") != "/profile" {
 		t.Errorf("skip: went to %q", res.Header.Get("Location"))
 	}
-	res, _ = c.postWithToken("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Paris"}, "country": {"France"}})
+	res, _ = c.postFrom("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Paris"}, "country": {"France"}})
 	if res.Header.Get("Location") != "/profile" {
 		t.Fatalf("save: went to %q (%d)", res.Header.Get("Location"), res.StatusCode)
 	}
@@ -426,11 +421,11 @@ func TestSettings(t *testing.T) {
 	other := app.client(t)
 	app.signIn(t, other, "ada@example.com", "secret1", "")
 
-	res, doc := c.postWithToken("/settings", "/settings/password", url.Values{"currentPassword": {"wrong1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
+	res, doc := c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {"wrong1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="current-password-error"]`) != auth.MsgWrongPassword {
 		t.Fatalf("wrong current password: %d %q", res.StatusCode, text(doc, `[data-testid="current-password-error"]`))
 	}
-	res, _ = c.postWithToken("/settings", "/settings/password", url.Values{"currentPassword": {"secret1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
+	res, _ = c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {"secret1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("change password: %d", res.StatusCode)
 	}
@@ -446,7 +441,7 @@ func TestSettings(t *testing.T) {
 
 	third := app.client(t)
 	app.signIn(t, third, "ada@example.com", "secret9", "")
-	c.postWithToken("/settings", "/settings/sessions", url.Values{})
+	c.postFrom("/settings", "/settings/sessions", url.Values{})
 	if res, _ := third.get("/settings"); res.StatusCode != http.StatusSeeOther {
 		t.Error("sign out everywhere else left another session signed in")
 	}
@@ -454,11 +449,11 @@ func TestSettings(t *testing.T) {
 		t.Error("sign out everywhere else signed out this session")
 	}
 
-	res, doc = c.postWithToken("/settings", "/settings/delete", url.Values{"confirm": {"delete"}})
+	res, doc = c.postFrom("/settings", "/settings/delete", url.Values{"confirm": {"delete"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="delete-confirm-error"]`) != handlers.MsgDeleteConfirm {
 		t.Fatalf("unconfirmed delete: %d", res.StatusCode)
 	}
-	res, _ = c.postWithToken("/settings", "/settings/delete", url.Values{"confirm": {"DELETE"}})
+	res, _ = c.postFrom("/settings", "/settings/delete", url.Values{"confirm": {"DELETE"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("delete: %d", res.StatusCode)
 	}
@@ -478,7 +473,7 @@ func TestPasswordReset(t *testing.T) {
 	ctx := context.Background()
 
 	for _, email := range []string{"nobody@example.com", "ADA@example.com"} {
-		res, _ := app.client(t).postWithToken("/forgot-password", "/forgot-password", url.Values{"email": {email}})
+		res, _ := app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {email}})
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/forgot-password" {
 			t.Fatalf("%s: got %d to %q", email, res.StatusCode, res.Header.Get("Location"))
 		}
@@ -498,11 +493,11 @@ func TestPasswordReset(t *testing.T) {
 	c := app.client(t)
 	_, doc := c.get(m[1])
 	token := doc.Find(`input[name="token"]`).AttrOr("value", "")
-	res, doc := c.postWithToken(m[1], "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"other"}})
+	res, doc := c.postFrom(m[1], "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"other"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="reset-confirm-error"]`) != auth.MsgPasswordsDiffer {
 		t.Fatalf("mismatch: %d", res.StatusCode)
 	}
-	res, _ = c.postWithToken(m[1], "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}})
+	res, _ = c.postFrom(m[1], "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}})
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/profile" {
 		t.Fatalf("reset: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
@@ -512,7 +507,7 @@ func TestPasswordReset(t *testing.T) {
 	if res, _ := ada.get("/profile"); res.StatusCode != http.StatusSeeOther {
 		t.Error("an older session survived the reset")
 	}
-	res, doc = app.client(t).postWithToken(m[1], "/reset-password", url.Values{"token": {token}, "password": {"again-1"}, "confirmPassword": {"again-1"}})
+	res, doc = app.client(t).postFrom(m[1], "/reset-password", url.Values{"token": {token}, "password": {"again-1"}, "confirmPassword": {"again-1"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(text(doc, `[data-testid="form-alert"]`), "invalid or has expired") {
 		t.Errorf("token reused: %d %q", res.StatusCode, text(doc, `[data-testid="form-alert"]`))
 	}
@@ -524,12 +519,12 @@ func TestPasswordReset(t *testing.T) {
 func TestPasswordReset_Expires(t *testing.T) {
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "secret1")
-	app.client(t).postWithToken("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
+	app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
 	mails, _ := app.db.Outbox(context.Background())
 	link := resetLink.FindStringSubmatch(mails[0].Body)[1]
 	token := strings.TrimPrefix(link, "/reset-password?token=")
 	app.clock.Advance(61 * time.Minute)
-	res, _ := app.client(t).postWithToken(link, "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}})
+	res, _ := app.client(t).postFrom(link, "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}})
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Errorf("expired token: got %d, want 422", res.StatusCode)
 	}

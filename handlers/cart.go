@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"net/url"
 	"strconv"
 	"strings"
@@ -61,7 +63,7 @@ func wantsJSON(c *fiber.Ctx) bool {
 
 // returnTo is the local page a card's form came from, else fallback.
 func returnTo(c *fiber.Ctx, fallback string) string {
-	if p := localPath(c.FormValue("return_to")); p != "" {
+	if p := localPath(formValue(c, "return_to")); p != "" {
 		return p
 	}
 	if p := refererPath(c); p != "" {
@@ -108,7 +110,7 @@ func (a *App) cartResult(c *fiber.Ctx, owner string, err error, okMsg string) er
 }
 
 func (a *App) cartAdd(c *fiber.Ctx) error {
-	qty, ok := parseQuantity(c.FormValue("quantity"), 1)
+	qty, ok := parseQuantity(formValue(c, "quantity"), 1)
 	if !ok || qty < 1 {
 		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
 	}
@@ -116,7 +118,7 @@ func (a *App) cartAdd(c *fiber.Ctx) error {
 		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, shop.MsgQuantityCap), "")
 	}
 	// The price is never read from the form: the cart joins the catalogue.
-	id := c.FormValue("product_id")
+	id := formValue(c, "product_id")
 	if _, err := a.Catalog.Store.Product(c.UserContext(), id); err != nil {
 		if shop.ErrorCode(err) == shop.ENOTFOUND {
 			err = shop.Errorf(shop.ENOTFOUND, "That product is no longer available.")
@@ -132,11 +134,11 @@ func (a *App) cartAdd(c *fiber.Ctx) error {
 
 func (a *App) cartSet(c *fiber.Ctx) error {
 	owner := a.cartOwner(c)
-	qty, ok := parseQuantity(c.FormValue("quantity"), -1)
+	qty, ok := parseQuantity(formValue(c, "quantity"), -1)
 	switch {
 	case owner == "":
 		return a.cartResult(c, owner, shop.Errorf(shop.ENOTFOUND, "That item is not in your cart."), "")
-	case !ok || qty == -1 && c.FormValue("quantity") == "":
+	case !ok || qty == -1 && formValue(c, "quantity") == "":
 		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
 	case qty > shop.MaxCartQuantity:
 		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
@@ -254,4 +256,12 @@ func (a *App) wishlistPage(c *fiber.Ctx) error {
 		p.Images = append(p.Images, imageURL(set, it.Product.Image))
 	}
 	return render(c, fiber.StatusOK, pages.Wishlist(f, p))
+}
+
+func randomKey() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
 }

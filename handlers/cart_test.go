@@ -20,7 +20,7 @@ func (c *client) addToCart(page, productID, qty string, extra ...string) *http.R
 	for i := 0; i+1 < len(extra); i += 2 {
 		form.Set(extra[i], extra[i+1])
 	}
-	res, _ := c.postWithToken(page, "/cart/items", form)
+	res, _ := c.postFrom(page, "/cart/items", form)
 	return res
 }
 
@@ -63,23 +63,23 @@ func TestCart_AddUpdateRemoveClear(t *testing.T) {
 		t.Errorf("Proceed to Checkout goes to %q", got)
 	}
 
-	res, _ = c.postWithToken("/cart", "/cart/items/nb-001", url.Values{"quantity": {"7"}})
+	res, _ = c.postFrom("/cart", "/cart/items/nb-001", url.Values{"quantity": {"7"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("update: %d", res.StatusCode)
 	}
 	if got := cartLines(t, c)["nb-001"]; got != "7" {
 		t.Errorf("quantity after update %q", got)
 	}
-	c.postWithToken("/cart", "/cart/items/nb-001", url.Values{"quantity": {"0"}})
+	c.postFrom("/cart", "/cart/items/nb-001", url.Values{"quantity": {"0"}})
 	if _, ok := cartLines(t, c)["nb-001"]; ok {
 		t.Error("quantity 0 did not remove the line")
 	}
-	c.postWithToken("/cart", "/cart/items/nb-002/delete", url.Values{})
+	c.postFrom("/cart", "/cart/items/nb-002/delete", url.Values{})
 	if len(cartLines(t, c)) != 0 {
 		t.Error("remove left the line")
 	}
 	c.addToCart("/products", "nb-003", "2")
-	c.postWithToken("/cart", "/cart/clear", url.Values{})
+	c.postFrom("/cart", "/cart/clear", url.Values{})
 	_, doc = c.get("/cart")
 	if got := text(doc, `[data-testid="cart-empty"] .lead`); got != "Your cart is empty" {
 		t.Errorf("empty state %q", got)
@@ -124,13 +124,8 @@ func TestCart_BadQuantities(t *testing.T) {
 		}
 	})
 	t.Run("JSON", func(t *testing.T) {
-		_, doc := c.get("/products")
-		token := doc.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
-		form := url.Values{"product_id": {"nb-001"}, "quantity": {"abc"}}
-		req, _ := http.NewRequest(http.MethodPost, "/cart/items", strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req := formRequest("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"abc"}})
 		req.Header.Set("Accept", "application/json")
-		req.Header.Set("X-CSRF-Token", token)
 		if res := c.do(req); res.StatusCode != http.StatusUnprocessableEntity {
 			t.Errorf("status %d, want 422", res.StatusCode)
 		}
@@ -160,9 +155,6 @@ func TestCart_ConcurrentAdds(t *testing.T) {
 	app := newTestApp(t, withDBFile(t.TempDir()+"/shop.db"))
 	c := app.client(t)
 	c.addToCart("/products", "nb-002", "1") // creates the cart and session
-	_, doc := c.get("/products")
-	token := doc.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
-
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	outcomes := map[int]int{}
@@ -170,9 +162,7 @@ func TestCart_ConcurrentAdds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			form := url.Values{"product_id": {"nb-001"}, "quantity": {"1"}, "_csrf": {token}}
-			req, _ := http.NewRequest(http.MethodPost, "/cart/items", strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req := formRequest("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"1"}})
 			req.Header.Set("Accept", "application/json")
 			for k, v := range c.cookies {
 				req.AddCookie(&http.Cookie{Name: k, Value: v})
@@ -196,18 +186,18 @@ func TestCart_ConcurrentAdds(t *testing.T) {
 	}
 }
 
-func TestCart_NoCSRFChangesNothing(t *testing.T) {
+func TestCart_CrossSiteChangesNothing(t *testing.T) {
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-001", "1")
 	for _, path := range []string{"/cart/items", "/cart/items/nb-001", "/cart/items/nb-001/delete", "/cart/clear"} {
-		res, _ := c.post(path, url.Values{"product_id": {"nb-001"}, "quantity": {"5"}})
+		res, _ := c.post(path, url.Values{"product_id": {"nb-001"}, "quantity": {"5"}}, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 		if res.StatusCode != http.StatusForbidden {
 			t.Errorf("%s: %d, want 403", path, res.StatusCode)
 		}
 	}
 	if got := cartLines(t, c)["nb-001"]; got != "1" {
-		t.Errorf("cart changed without a token: %q", got)
+		t.Errorf("a cross-site post changed the cart: %q", got)
 	}
 }
 
@@ -224,9 +214,9 @@ func TestCart_KeptAtSignIn(t *testing.T) {
 	}
 
 	guest := app.client(t)
-	guest.postWithToken("/", "/guest", url.Values{})
+	guest.postFrom("/", "/guest", url.Values{})
 	guest.addToCart("/products", "nb-003", "2")
-	guest.postWithToken("/register", "/register", registerForm("Bo", "bo@example.com", "secret1"))
+	guest.postFrom("/register", "/register", registerForm("Bo", "bo@example.com", "secret1"))
 	if got := cartLines(t, guest); got["nb-003"] != "2" {
 		t.Errorf("guest's cart after registering: %v", got)
 	}
@@ -241,9 +231,9 @@ func TestWishlist(t *testing.T) {
 
 	t.Run("VisitorAndGuestGoToLogin", func(t *testing.T) {
 		guest := app.client(t)
-		guest.postWithToken("/", "/guest", url.Values{})
+		guest.postFrom("/", "/guest", url.Values{})
 		for name, c := range map[string]*client{"Visitor": app.client(t), "Guest": guest} {
-			res, _ := c.postWithToken("/products?page=2", "/wishlist/nb-001/toggle", url.Values{"return_to": {"/products?page=2"}})
+			res, _ := c.postFrom("/products?page=2", "/wishlist/nb-001/toggle", url.Values{"return_to": {"/products?page=2"}})
 			if want := "/login?from=" + url.QueryEscape("/products?page=2"); res.Header.Get("Location") != want {
 				t.Errorf("%s: went to %q, want %q", name, res.Header.Get("Location"), want)
 			}
@@ -252,20 +242,20 @@ func TestWishlist(t *testing.T) {
 
 	c := app.register(t, "Ada", "ada@example.com", "secret1")
 	t.Run("TogglePersists", func(t *testing.T) {
-		c.postWithToken("/product/nb-001", "/wishlist/nb-001/toggle", url.Values{"return_to": {"/product/nb-001"}})
+		c.postFrom("/product/nb-001", "/wishlist/nb-001/toggle", url.Values{"return_to": {"/product/nb-001"}})
 		_, doc := c.get("/product/nb-001")
 		if got := doc.Find(`.buy-box [data-testid="wishlist-heart"]`).AttrOr("aria-pressed", ""); got != "true" {
 			t.Errorf("heart after toggle: aria-pressed=%q", got)
 		}
-		c.postWithToken("/product/nb-001", "/wishlist/nb-001/toggle", url.Values{})
+		c.postFrom("/product/nb-001", "/wishlist/nb-001/toggle", url.Values{})
 		_, doc = c.get("/product/nb-001")
 		if got := doc.Find(`.buy-box [data-testid="wishlist-heart"]`).AttrOr("aria-pressed", ""); got != "false" {
 			t.Errorf("heart after second toggle: aria-pressed=%q", got)
 		}
 	})
 	t.Run("PageAndMoveToCart", func(t *testing.T) {
-		c.postWithToken("/products", "/wishlist/nb-004/toggle", url.Values{})
-		c.postWithToken("/products", "/wishlist/nb-005/toggle", url.Values{})
+		c.postFrom("/products", "/wishlist/nb-004/toggle", url.Values{})
+		c.postFrom("/products", "/wishlist/nb-005/toggle", url.Values{})
 		_, doc := c.get("/wishlist")
 		if got := text(doc, `[data-testid="wishlist-count"]`); got != "2 items" {
 			t.Errorf("count %q", got)
@@ -273,7 +263,7 @@ func TestWishlist(t *testing.T) {
 		if got := text(doc, `[data-testid="added-date"]`); got != "Added Nov 21, 2026" {
 			t.Errorf("added %q", got)
 		}
-		c.postWithToken("/wishlist", "/wishlist/nb-004/move", url.Values{})
+		c.postFrom("/wishlist", "/wishlist/nb-004/move", url.Values{})
 		if got := cartLines(t, c)["nb-004"]; got != "1" {
 			t.Errorf("moved item in cart: %q", got)
 		}
@@ -281,16 +271,16 @@ func TestWishlist(t *testing.T) {
 		if doc.Find(`[data-product-id="nb-004"]`).Length() != 0 {
 			t.Error("moved item still on the wishlist")
 		}
-		c.postWithToken("/wishlist", "/wishlist/nb-005/delete", url.Values{})
+		c.postFrom("/wishlist", "/wishlist/nb-005/delete", url.Values{})
 		_, doc = c.get("/wishlist")
 		if got := text(doc, `[data-testid="wishlist-empty"] .lead`); got != "Your wishlist is empty" {
 			t.Errorf("empty state %q", got)
 		}
 	})
 	t.Run("MoveIsAllOrNothing", func(t *testing.T) {
-		c.postWithToken("/products", "/wishlist/nb-006/toggle", url.Values{})
+		c.postFrom("/products", "/wishlist/nb-006/toggle", url.Values{})
 		c.addToCart("/products", "nb-006", "10")
-		c.postWithToken("/wishlist", "/wishlist/nb-006/move", url.Values{})
+		c.postFrom("/wishlist", "/wishlist/nb-006/move", url.Values{})
 		ids, _ := app.db.WishlistIDs(context.Background(), userID(t, app, "ada@example.com"))
 		if !ids["nb-006"] {
 			t.Error("item left the wishlist although the cart refused it")

@@ -26,7 +26,7 @@ const (
 )
 
 // cards turns products into card view models for this request.
-func (a *App) cards(c *fiber.Ctx, products []shop.Product, csrf string, eager int) []components.Card {
+func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []components.Card {
 	set, _ := a.Assets.Current()
 	back := localPath(string(c.Request().URI().RequestURI()))
 	var wished map[string]bool
@@ -43,7 +43,6 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, csrf string, eager in
 			ImageURL:   imageURL(set, p.Image),
 			LazyImage:  i >= eager,
 			ReturnTo:   back,
-			CSRF:       csrf,
 			InWishlist: wished[p.ID],
 		}
 	}
@@ -79,15 +78,15 @@ func (a *App) categories(c *fiber.Ctx) []string {
 
 // listing builds the grid view model for filter f at path ("/products" or
 // "/search").
-func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter, csrf string) (pages.Listing, error) {
+func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing {
 	page, err := a.Catalog.List(c.UserContext(), f.ProductFilter)
 	if err != nil {
 		a.Log.Error("list products", "err", err, "request_id", requestID(c))
-		return pages.Listing{Error: MsgProductsFailed, RetryURL: withQuery(path, f.Query(f.Page))}, nil
+		return pages.Listing{Error: MsgProductsFailed, RetryURL: withQuery(path, f.Query(f.Page))}
 	}
 	pagesN := max(1, int(math.Ceil(float64(page.Total)/float64(f.PageSize))))
 	l := paginate(f.Page, pagesN, func(n int) string { return withQuery(path, f.Query(n)) })
-	l.Cards = a.cards(c, page.Products, csrf, 4)
+	l.Cards = a.cards(c, page.Products, 4)
 	l.Total = page.Total
 	props, _ := json.Marshal(map[string]any{
 		"page":     f.Page,
@@ -96,7 +95,7 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter, csrf string) 
 		"basePath": path,
 	})
 	l.IslandJSON = string(props)
-	return l, nil
+	return l
 }
 
 // paginate builds the Previous / numbered / Next links of page cur of last;
@@ -171,7 +170,7 @@ func (a *App) products(c *fiber.Ctx) error {
 		return c.Redirect(to, fiber.StatusFound)
 	}
 	fr := a.islandFrame(c, "")
-	l, _ := a.listing(c, "/products", f, fr.CSRFToken)
+	l := a.listing(c, "/products", f)
 	if l.Error == "" && f.Page > l.Pages {
 		return c.Redirect(withQuery("/products", f.Query(l.Pages)), fiber.StatusFound)
 	}
@@ -209,7 +208,7 @@ func (a *App) search(c *fiber.Ctx) error {
 		return c.Redirect(to, fiber.StatusFound)
 	}
 	fr := a.islandFrame(c, "Search: "+f.ProductFilter.Query)
-	l, _ := a.listing(c, "/search", f, fr.CSRFToken)
+	l := a.listing(c, "/search", f)
 	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats), Listing: l}
 	if s, err := a.Catalog.Suggest(c.UserContext(), p.Query); err != nil {
 		a.Log.Error("search suggestion", "err", err, "request_id", requestID(c))
@@ -237,7 +236,7 @@ func (a *App) productsAPI(c *fiber.Ctx) error {
 	// The cards' forms return to the page the shopper is on.
 	c.Request().URI().SetPath(path)
 	var html strings.Builder
-	if err := components.ProductCards(a.cards(c, page.Products, maskedCSRFToken(c), 0)).Render(c.UserContext(), &html); err != nil {
+	if err := components.ProductCards(a.cards(c, page.Products, 0)).Render(c.UserContext(), &html); err != nil {
 		return err
 	}
 	hasMore := f.Offset()+len(page.Products) < page.Total
@@ -261,7 +260,7 @@ func (a *App) product(c *fiber.Ctx) error {
 		return err
 	}
 	fr := a.islandFrame(c, p.Title)
-	card := a.cards(c, []shop.Product{*p}, fr.CSRFToken, 1)[0]
+	card := a.cards(c, []shop.Product{*p}, 1)[0]
 	base := a.Config.BaseURL.String()
 	fr.Canonical = base + "/product/" + url.PathEscape(p.ID)
 	fr.Description = truncate(p.Description, 160)

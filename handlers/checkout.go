@@ -155,9 +155,9 @@ func (a *App) shippingSubmit(c *fiber.Ctx) error {
 	if !ok {
 		return err
 	}
-	s := checkout.Shipping{FirstName: c.FormValue("firstName"), LastName: c.FormValue("lastName"), Email: c.FormValue("email"),
-		Phone: c.FormValue("phone"), Address: c.FormValue("address"), City: c.FormValue("city"), State: c.FormValue("state"),
-		ZipCode: c.FormValue("zipCode"), Country: c.FormValue("country")}
+	s := checkout.Shipping{FirstName: formValue(c, "firstName"), LastName: formValue(c, "lastName"), Email: formValue(c, "email"),
+		Phone: formValue(c, "phone"), Address: formValue(c, "address"), City: formValue(c, "city"), State: formValue(c, "state"),
+		ZipCode: formValue(c, "zipCode"), Country: formValue(c, "country")}
 	s.Normalize()
 	if msg, errs := s.Validate(); msg != "" {
 		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 1, Summary: summary(cart),
@@ -197,7 +197,7 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 	if !ok {
 		return err
 	}
-	if c.FormValue("action") == "back" {
+	if formValue(c, "action") == "back" {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
 	st := a.loadCheckout(c)
@@ -210,12 +210,12 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	in := checkout.Payment{CardNumber: c.FormValue("cardNumber"), CardName: c.FormValue("cardName"),
-		Expiry: c.FormValue("expiryDate"), CVV: c.FormValue("cvv"), SaveCard: c.FormValue("saveCard") != ""}
+	in := checkout.Payment{CardNumber: formValue(c, "cardNumber"), CardName: formValue(c, "cardName"),
+		Expiry: formValue(c, "expiryDate"), CVV: formValue(c, "cvv"), SaveCard: formValue(c, "saveCard") != ""}
 	var card checkout.Card
 	var msg string
 	var errs shop.FieldErrors
-	if c.FormValue("use_saved") != "" && saved != nil {
+	if formValue(c, "use_saved") != "" && saved != nil {
 		card, msg, errs = checkout.ValidateSaved(*saved, in.CVV, a.Now())
 	} else {
 		card, msg, errs = checkout.ValidatePayment(in, a.Now())
@@ -273,7 +273,7 @@ func (a *App) placeOrder(c *fiber.Ctx) error {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
 	st := a.loadCheckout(c)
-	key := c.FormValue("key")
+	key := formValue(c, "key")
 	if key == "" || key != st.Key || st.Shipping == nil || st.Card == nil {
 		// A replayed or stale form: if its order exists, show it.
 		if o, err := a.Orders.OrderByKey(c.UserContext(), key); err == nil && o.UserID == u.ID {

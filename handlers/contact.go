@@ -18,10 +18,10 @@ func (a *App) contactPage(c *fiber.Ctx) error {
 
 func (a *App) contactSubmit(c *fiber.Ctx) error {
 	m := shop.ContactMessage{
-		Name:    c.FormValue("name"),
-		Email:   c.FormValue("email"),
-		Subject: c.FormValue("subject"),
-		Message: c.FormValue("message"),
+		Name:    formValue(c, "name"),
+		Email:   formValue(c, "email"),
+		Subject: formValue(c, "subject"),
+		Message: formValue(c, "message"),
 	}
 	m.Normalize()
 	if errs := m.Validate(); errs != nil {

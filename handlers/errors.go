@@ -40,11 +40,13 @@ func (a *App) handleError(c *fiber.Ctx, err error) error {
 		f.Title = "Page Not Found"
 		return render(c, status, pages.NotFound(f))
 	case errors.Is(err, errCSRF):
-		f.Title = "Form expired"
+		a.Log.Warn("cross-site request refused", "err", err, "method", c.Method(), "path", c.Path(),
+			"sec_fetch_site", c.Get("Sec-Fetch-Site"), "origin", c.Get(fiber.HeaderOrigin), "request_id", requestID(c))
+		f.Title = "Request refused"
 		return render(c, status, pages.Error(f, pages.ErrorPage{
 			Status:  status,
-			Heading: "This form has expired",
-			Message: "For your security, forms expire after a while. Please go back, reload the page and try again.",
+			Heading: "This form came from another site",
+			Message: "For your security, we only accept forms sent from this shop's own pages. Please go back, reload the page and try again.",
 		}))
 	case status < 500:
 		msg := shop.ErrorMessage(err)

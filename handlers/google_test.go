@@ -40,7 +40,7 @@ func newGoogleApp(t *testing.T) (*testApp, *mockoidc.MockOIDC) {
 // response.
 func googleRoundTrip(t *testing.T, c *client, from string, tamper func(callback *url.URL)) (*http.Response, *goquery.Document) {
 	t.Helper()
-	res, _ := c.postWithToken("/login", "/auth/google", url.Values{"from": {from}})
+	res, _ := c.postFrom("/login", "/auth/google", url.Values{"from": {from}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("begin: status %d", res.StatusCode)
 	}

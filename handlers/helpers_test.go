@@ -163,25 +163,31 @@ func (c *client) get(path string, headers ...string) (*http.Response, *goquery.D
 	return res, c.parse(res)
 }
 
-// post sends a form as a browser would.
-func (c *client) post(path string, form url.Values) (*http.Response, *goquery.Document) {
+// post sends a form as a browser would from one of the shop's own pages:
+// with Sec-Fetch-Site and Origin, which the cross-site guard reads.
+func (c *client) post(path string, form url.Values, headers ...string) (*http.Response, *goquery.Document) {
 	c.tb.Helper()
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req := formRequest(path, form)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	res := c.do(req)
 	return res, c.parse(res)
 }
 
-// postWithToken GETs page first, as a shopper would, then posts form with the
-// CSRF token that page carried.
-func (c *client) postWithToken(page, path string, form url.Values) (*http.Response, *goquery.Document) {
+// formRequest is a same-origin form POST, as a current browser sends it.
+func formRequest(path string, form url.Values) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.Header.Set("Origin", "http://"+req.Host)
+	return req
+}
+
+// postFrom GETs page first, as a shopper would, then posts form from it.
+func (c *client) postFrom(page, path string, form url.Values) (*http.Response, *goquery.Document) {
 	c.tb.Helper()
-	_, doc := c.get(page)
-	token, ok := doc.Find(`meta[name="csrf-token"]`).Attr("content")
-	if !ok || token == "" {
-		c.tb.Fatalf("GET %s: no csrf-token meta tag", page)
-	}
-	form.Set("_csrf", token)
+	c.get(page)
 	return c.post(path, form)
 }
 

@@ -122,7 +122,7 @@ func (a *App) lookupPage(c *fiber.Ctx) error {
 }
 
 func (a *App) lookupSubmit(c *fiber.Ctx) error {
-	p := pages.LookupForm{OrderID: strings.ToUpper(strings.TrimSpace(c.FormValue("order"))), Email: strings.TrimSpace(c.FormValue("email"))}
+	p := pages.LookupForm{OrderID: strings.ToUpper(strings.TrimSpace(formValue(c, "order"))), Email: strings.TrimSpace(formValue(c, "email"))}
 	o, err := a.Orders.Order(c.UserContext(), p.OrderID)
 	if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
 		return err

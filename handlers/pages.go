@@ -20,7 +20,7 @@ func (a *App) home(c *fiber.Ctx) error {
 		// The landing page still works; the carousel shows its empty state.
 		a.Log.Error("featured products", "err", err, "request_id", requestID(c))
 	}
-	return render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, f.CSRFToken, 4)))
+	return render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, 4)))
 }
 
 func (a *App) faq(c *fiber.Ctx) error {

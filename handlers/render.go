@@ -26,7 +26,6 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 		ShopName:    a.Config.ShopName,
 		CareersURL:  a.Config.CareersURL,
 		Title:       title,
-		CSRFToken:   maskedCSRFToken(c),
 		User:        shop.UserFromContext(c.UserContext()),
 		CurrentPath: string(c.Request().URI().RequestURI()),
 		Year:        a.Now().Year(),

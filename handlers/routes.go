@@ -4,13 +4,13 @@
 package handlers
 
 import (
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/compress"
-	"github.com/gofiber/fiber/v2/middleware/csrf"
 	"github.com/gofiber/fiber/v2/middleware/etag"
 	"github.com/gofiber/fiber/v2/middleware/helmet"
 	"github.com/gofiber/fiber/v2/middleware/limiter"
@@ -44,7 +44,7 @@ type Deps struct {
 	Wishlists shop.WishlistStore
 	Orders    shop.OrderStore
 	Checkout  *checkout.Service
-	// Storage keeps CSRF tokens (and later sessions) server-side.
+	// Storage keeps sessions and rate-limit counters server-side.
 	Storage fiber.Storage
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -91,8 +91,8 @@ func New(d Deps) *fiber.App {
 	}
 	app.Use(helmet.New(helmet.Config{
 		ContentSecurityPolicy: policy,
-		// same-origin keeps the Referer on our own posts, which Fiber's CSRF
-		// check requires over HTTPS, and hides it from other sites.
+		// same-origin keeps the Referer (our "back" links use it) on our own
+		// pages and hides it from other sites.
 		ReferrerPolicy:            "same-origin",
 		XFrameOptions:             "DENY",
 		CrossOriginEmbedderPolicy: "unsafe-none",
@@ -113,20 +113,11 @@ func New(d Deps) *fiber.App {
 	app.Get("/sitemap.xml", a.sitemap)
 	app.Use(etag.New(etag.Config{Weak: true}))
 	app.Use(d.Sessions.Middleware)
-	app.Use(csrf.New(csrf.Config{
-		Storage:        d.Storage,
-		Extractor:      extractCSRF,
-		ContextKey:     csrfContextKey,
-		CookieName:     "nocturne_csrf",
-		CookieSameSite: "Lax",
-		CookieHTTPOnly: true,
-		CookieSecure:   d.Config.Secure(),
-		// A shopper may leave a form open for a long time; the token is
-		// extended on every page view, so only long-idle tabs meet the expiry.
-		Expiration:   24 * time.Hour,
-		ErrorHandler: func(c *fiber.Ctx, err error) error { return errCSRF },
-		KeyGenerator: func() string { return "csrf_" + randomKey() },
-	}))
+	guard, err := crossOriginGuard(d.Config.BaseURL.Scheme + "://" + d.Config.BaseURL.Host)
+	if err != nil {
+		panic(fmt.Sprintf("BASE_URL as a trusted origin: %v", err))
+	}
+	app.Use(guard)
 
 	// Routes.
 	app.Get("/", a.home)
@@ -144,7 +135,7 @@ func New(d Deps) *fiber.App {
 	// be guessed at) and, more loosely, per address (shoppers share
 	// addresses behind NAT); successful ones do not count.
 	loginPerEmail := a.limit("login-email", 5, true, a.loginThrottled, func(c *fiber.Ctx) string {
-		return shop.NormalizeEmail(c.FormValue("email"))
+		return shop.NormalizeEmail(formValue(c, "email"))
 	})
 	loginPerIP := a.limit("login-ip", 20, true, a.loginThrottled, (*fiber.Ctx).IP)
 	perIP := func(name string, max int) fiber.Handler {

@@ -2,7 +2,7 @@
 //
 // One test file = one process (node --test) = one storefront server on a free
 // loopback port with a fresh data directory + one Chromium. Every test gets a
-// fresh browser context, so cookies (CSRF token, flash) never leak between
+// fresh browser context, so cookies (session, flash) never leak between
 // tests.
 //
 //   import { useShop, forEachMode, browserTest, checkA11y } from '../lib/harness.js';

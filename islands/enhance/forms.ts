@@ -39,14 +39,11 @@ const isCount = (n: unknown): n is number => typeof n === "number" && Number.isI
 
 /** `POST form.action` with the form's fields, asking for JSON; rejects on a network failure. */
 function post(form: HTMLFormElement): Promise<{ code: number; data: Record<string, unknown> | null }> {
-  const meta = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
-  const field = form.elements.namedItem("_csrf");
-  const token = meta || (field instanceof HTMLInputElement ? field.value : "");
   return fetch(form.action, {
     method: "POST",
     // FormData iterates as [name, value] pairs; these forms have no file inputs.
     body: new URLSearchParams(new FormData(form) as unknown as string[][]),
-    headers: { Accept: "application/json", "X-CSRF-Token": token },
+    headers: { Accept: "application/json" },
     credentials: "same-origin",
   }).then((res) =>
     (res.headers.get("Content-Type")?.includes("application/json") ? res.json().catch(() => null) : Promise.resolve(null)).then(

@@ -2,13 +2,6 @@
 // JSON instead of a redirect when the request says `Accept: application/json`).
 // For islands. enhance/forms.ts has its own copy of these few lines on purpose: see there.
 
-/** The page's CSRF token (<meta name="csrf-token">), else the form's own `_csrf` field. */
-function csrfToken(form: HTMLFormElement): string {
-  const meta = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
-  const field = form.elements.namedItem("_csrf");
-  return meta || (field instanceof HTMLInputElement ? field.value : "");
-}
-
 export interface FormAnswer {
   /** HTTP status. */
   status: number;
@@ -18,7 +11,8 @@ export interface FormAnswer {
 
 /**
  * Sends the form's fields to its action as application/x-www-form-urlencoded, with
- * `Accept: application/json` and the `X-CSRF-Token` header. Rejects only on a network
+ * `Accept: application/json`. No token: the server refuses cross-site posts by the
+ * browser's Sec-Fetch-Site and Origin headers, which fetch sends by itself. Rejects only on a network
  * failure; any HTTP answer resolves.
  */
 export async function postForm(form: HTMLFormElement, signal?: AbortSignal): Promise<FormAnswer> {
@@ -27,7 +21,7 @@ export async function postForm(form: HTMLFormElement, signal?: AbortSignal): Pro
   const res = await fetch(form.action, {
     method: "POST",
     body,
-    headers: { Accept: "application/json", "X-CSRF-Token": csrfToken(form) },
+    headers: { Accept: "application/json" },
     credentials: "same-origin",
     signal,
   });

@@ -42,7 +42,7 @@ function readServer(serverHtml: string) {
 /**
  * The heart toggle of templ's WishlistHeart (views/components/product.templ). The island is
  * mounted on the <form class="heart-form"> itself and renders its children: the server's
- * hidden inputs (CSRF, return_to), the button and its icon. A click flips the heart at once
+ * hidden inputs (return_to), the button and its icon. A click flips the heart at once
  * (class `heart-on`, aria-pressed, the screen-reader text), POSTs the form with fetch and
  * then follows the server's answer: `on` on success; on an error it flips back and shows the
  * server's message for a few seconds (button title + a polite live region); a visitor or

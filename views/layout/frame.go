@@ -23,7 +23,6 @@ type Frame struct {
 	// LiveCart mounts the cart badge island, on pages where the cart can
 	// change without a page load.
 	LiveCart    bool
-	CSRFToken   string
 	User        *shop.CurrentUser
 	CartCount   int
 	Flash       string

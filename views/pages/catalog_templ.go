@@ -1121,11 +1121,11 @@ func Product(f layout.Frame, p ProductPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.AddToCart(p.Card.CSRF, p.Card.ID, p.Card.ReturnTo, true).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = components.AddToCart(p.Card.ID, p.Card.ReturnTo, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.WishlistHeart(p.Card.CSRF, p.Card.ID, p.Card.Title, p.Card.ReturnTo, p.Card.InWishlist).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = components.WishlistHeart(p.Card.ID, p.Card.Title, p.Card.ReturnTo, p.Card.InWishlist).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

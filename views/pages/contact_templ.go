@@ -82,10 +82,6 @@ func Contact(f layout.Frame, form ContactForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.CSRF(f.CSRFToken).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
 			templ_7745c5c3_Err = components.FormField(components.Field{ID: "contact-name", Name: "name", Label: "Name", Value: form.Name, Error: form.Errors["name"], Required: true, Autocomplete: "name", MaxLength: 200}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

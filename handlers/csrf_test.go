@@ -1,0 +1,76 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/nocturne/storefront/handlers"
+)
+
+// A POST is accepted when the browser says it comes from the shop's own
+// pages (or sends no fetch metadata at all, as non-browser clients do), and
+// refused with 403 when it comes from another site; a refused post stores
+// nothing.
+func TestCrossOriginGuard(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		headers []string
+		want    int
+	}{
+		{"SameOrigin", []string{"Sec-Fetch-Site", "same-origin", "Origin", "http://example.com"}, http.StatusSeeOther},
+		{"TypedByUser", []string{"Sec-Fetch-Site", "none"}, http.StatusSeeOther},
+		{"NoMetadataNonBrowser", []string{"Sec-Fetch-Site", "", "Origin", ""}, http.StatusSeeOther},
+		{"OldBrowserSameOrigin", []string{"Sec-Fetch-Site", "", "Origin", "http://example.com"}, http.StatusSeeOther},
+		{"BaseURLOriginBehindProxy", []string{"Sec-Fetch-Site", "", "Origin", "https://shop.example"}, http.StatusSeeOther},
+		{"ErrCrossSite", []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"}, http.StatusForbidden},
+		{"ErrSameSiteSubdomain", []string{"Sec-Fetch-Site", "same-site", "Origin", "https://blog.shop.example"}, http.StatusForbidden},
+		{"ErrOldBrowserOtherOrigin", []string{"Sec-Fetch-Site", "", "Origin", "https://evil.example"}, http.StatusForbidden},
+		{"ErrNullOrigin", []string{"Sec-Fetch-Site", "", "Origin", "null"}, http.StatusForbidden},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) { env["BASE_URL"] = "https://shop.example" })
+			form := url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Hi"}, "message": {"Hello"}}
+			req := formRequest("/contact", form)
+			for i := 0; i+1 < len(tt.headers); i += 2 {
+				if tt.headers[i+1] == "" {
+					req.Header.Del(tt.headers[i])
+				} else {
+					req.Header.Set(tt.headers[i], tt.headers[i+1])
+				}
+			}
+			res := app.client(t).do(req)
+			if res.StatusCode != tt.want {
+				t.Fatalf("status: got %d, want %d", res.StatusCode, tt.want)
+			}
+			msgs, err := app.db.ContactMessages(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored := len(msgs) == 1; stored != (tt.want == http.StatusSeeOther) {
+				t.Errorf("stored %d messages with status %d", len(msgs), res.StatusCode)
+			}
+		})
+	}
+}
+
+// A POST reads its fields from the body only: a password (or anything else)
+// put in the query string is ignored, so it never has to travel in a URL.
+func TestPostIgnoresQueryString(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.client(t)
+	q := url.Values{"email": {"ada@example.com"}, "password": {"secret1"}}
+	res, doc := c.post("/login?"+q.Encode(), url.Values{})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status: got %d to %q, want 422 (the query string must not sign in)", res.StatusCode, res.Header.Get("Location"))
+	}
+	if !strings.Contains(doc.Find("main").Text(), "Email is required.") {
+		t.Error("the empty form has no 'Email is required.' message")
+	}
+	res, _ = c.post("/login", q)
+	if res.StatusCode != http.StatusSeeOther || strings.HasPrefix(res.Header.Get("Location"), "/login") {
+		t.Fatalf("the same credentials in the body: got %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
