@@ -96,6 +96,14 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		}
 	}
 
+	checkoutSvc := &checkout.Service{
+		Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db},
+		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
+	}
+	// Pending orders left by a crash are resolved at start, then
+	// periodically: completed if the gateway charged them, released if not.
+	go checkoutSvc.Sweep(ctx, checkoutSvc.SweepInterval())
+
 	app := handlers.New(handlers.Deps{
 		Config:  cfg,
 		Log:     log,
@@ -114,10 +122,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Carts:     db,
 		Wishlists: db,
 		Orders:    db,
-		Checkout: &checkout.Service{
-			Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Delay: cfg.PaymentDelay},
-			Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log,
-		},
+		Checkout:  checkoutSvc,
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)
@@ -130,10 +135,18 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	case <-ctx.Done():
 	}
-	// Stop accepting connections and let in-flight requests finish.
-	log.Info("shutting down")
-	if err := app.ShutdownWithTimeout(15 * time.Second); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	// Stop accepting connections and let requests and payments under way
+	// finish, up to the grace period. A payment still running after it
+	// stays pending and is resolved by the recovery sweep of the next start
+	// (or of another instance), so exiting then loses nothing.
+	log.Info("shutting down", "grace", cfg.ShutdownGrace.String())
+	grace, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
+	defer cancel()
+	if err := app.ShutdownWithContext(grace); err != nil {
+		log.Warn("shutdown: requests still open at the end of the grace period", "err", err)
+	}
+	if !checkoutSvc.Wait(grace) {
+		log.Warn("shutdown: payments still under way at the end of the grace period; the recovery sweep will resolve them")
 	}
 	return nil
 }

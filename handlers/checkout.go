@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -20,7 +21,6 @@ const sessionCheckout = "checkout"
 // checkoutState is what the session keeps between steps: the shipping form
 // and, of the card, only what the review shows and the gateway's token.
 type checkoutState struct {
-	Key      string             `json:"key"`
 	Shipping *checkout.Shipping `json:"shipping,omitempty"`
 	Card     *keptCard          `json:"card,omitempty"`
 }
@@ -44,9 +44,6 @@ func (a *App) loadCheckout(c *fiber.Ctx) checkoutState {
 		if s, _ := v.(string); s != "" {
 			_ = json.Unmarshal([]byte(s), &st)
 		}
-	}
-	if st.Key == "" {
-		st.Key = checkout.NewKey()
 	}
 	return st
 }
@@ -236,14 +233,20 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 	return c.Redirect("/checkout/review", fiber.StatusSeeOther)
 }
 
-func (a *App) reviewStep(c *fiber.Ctx, status int, cart shop.Cart, st checkoutState, msg string) error {
+// reviewStep renders the review of the cart as it is now; its form carries
+// the cart's checkout key, so Place Order charges exactly what was shown.
+func (a *App) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart, st checkoutState, msg string) error {
+	key, err := a.Checkout.ReviewKey(c.UserContext(), owner, cart)
+	if err != nil {
+		return err
+	}
 	card := st.Card.card()
 	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart), Shipping: shippingForm(*st.Shipping),
-		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: st.Key, Error: msg})
+		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: key, Error: msg})
 }
 
 func (a *App) reviewPage(c *fiber.Ctx) error {
-	_, cart, ok, err := a.checkoutContext(c)
+	u, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
 	}
@@ -254,11 +257,7 @@ func (a *App) reviewPage(c *fiber.Ctx) error {
 	case st.Card == nil:
 		return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 	}
-	// The key goes into the page, so save it with the state it belongs to.
-	if err := a.saveCheckout(c, st); err != nil {
-		return err
-	}
-	return a.reviewStep(c, fiber.StatusOK, cart, st, "")
+	return a.reviewStep(c, fiber.StatusOK, u.ID, cart, st, "")
 }
 
 // checkoutBack leaves the review for the payment step; the card must be
@@ -274,30 +273,79 @@ func (a *App) placeOrder(c *fiber.Ctx) error {
 	}
 	st := a.loadCheckout(c)
 	key := formValue(c, "key")
-	if key == "" || key != st.Key || st.Shipping == nil || st.Card == nil {
-		// A replayed or stale form: if its order exists, show it.
-		if o, err := a.Orders.OrderByKey(c.UserContext(), key); err == nil && o.UserID == u.ID {
-			return c.Redirect("/orders/"+o.ID, fiber.StatusSeeOther)
-		}
-		return c.Redirect("/checkout", fiber.StatusSeeOther)
+	if key == "" || st.Shipping == nil || st.Card == nil {
+		// A replayed form after the checkout ended: show what became of it.
+		return a.showPlaced(c, u.ID, key, "")
 	}
-	o, err := a.Checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping, Card: st.Card.card(), Key: key})
+	res, err := a.Checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping,
+		Card: st.Card.card(), Key: key})
 	if err != nil {
-		if shop.ErrorCode(err) != shop.EINVALID {
+		if shop.ErrorCode(err) != shop.EINVALID && shop.ErrorCode(err) != shop.ECONFLICT {
 			a.Log.Error("place order", "err", err, "request_id", requestID(c))
 			err = shop.Errorf(shop.EINVALID, checkout.MsgOrderFailed)
 		}
-		cart, cerr := a.Carts.Cart(c.UserContext(), u.ID)
-		if cerr != nil {
-			return cerr
-		}
-		if len(cart.Lines) == 0 {
-			return c.Redirect("/cart", fiber.StatusSeeOther)
-		}
-		return a.reviewStep(c, fiber.StatusUnprocessableEntity, cart, st, shop.ErrorMessage(err))
+		return a.reviewAgain(c, u.ID, st, fiber.StatusUnprocessableEntity, shop.ErrorMessage(err))
 	}
-	if err := a.Sessions.Set(c, sessionCheckout, ""); err != nil {
+	if res.State == checkout.Placed && res.Fresh {
+		if err := a.Sessions.Set(c, sessionCheckout, ""); err != nil {
+			return err
+		}
+	}
+	return a.showResult(c, u.ID, st, key, res)
+}
+
+// reviewAgain shows the review of the cart as it is now with msg; an empty
+// cart goes back to the cart page.
+func (a *App) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status int, msg string) error {
+	cart, err := a.Carts.Cart(c.UserContext(), owner)
+	if err != nil {
 		return err
 	}
-	return a.redirectWithFlash(c, "/orders/"+o.ID, MsgOrderPlaced)
+	if len(cart.Lines) == 0 || st.Shipping == nil || st.Card == nil {
+		return a.redirectWithFlash(c, "/cart", msg)
+	}
+	return a.reviewStep(c, status, owner, cart, st, msg)
+}
+
+// showResult tells the truth of a Place Order press: the order page when
+// it is placed, the processing page while its payment runs, the review
+// with the decline message when the card was refused.
+func (a *App) showResult(c *fiber.Ctx, owner string, st checkoutState, key string, res checkout.Result) error {
+	switch res.State {
+	case checkout.Placed:
+		return a.redirectWithFlash(c, "/orders/"+res.Order.ID, MsgOrderPlaced)
+	case checkout.Processing:
+		return render(c, fiber.StatusAccepted, pages.PaymentProcessing(a.frame(c, "Payment processing"),
+			pages.PaymentPending{OrderID: res.Order.ID, CheckURL: "/checkout/status?key=" + url.QueryEscape(key)}))
+	default:
+		return a.reviewAgain(c, owner, st, fiber.StatusUnprocessableEntity, checkout.MsgOrderFailed)
+	}
+}
+
+// showPlaced answers a replayed Place Order or a status check from what is
+// recorded, without placing anything.
+func (a *App) showPlaced(c *fiber.Ctx, owner, key, token string) error {
+	if key == "" {
+		return c.Redirect("/checkout", fiber.StatusSeeOther)
+	}
+	st := a.loadCheckout(c)
+	if token == "" && st.Card != nil {
+		token = st.Card.Token
+	}
+	res, err := a.Checkout.Status(c.UserContext(), owner, key, token)
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return c.Redirect("/checkout", fiber.StatusSeeOther)
+	} else if err != nil {
+		return err
+	}
+	return a.showResult(c, owner, st, key, res)
+}
+
+// checkoutStatus is the processing page's "Check again": it only reads.
+func (a *App) checkoutStatus(c *fiber.Ctx) error {
+	u := auth.User(c)
+	if u == nil {
+		return c.Redirect("/checkout", fiber.StatusSeeOther)
+	}
+	return a.showPlaced(c, u.ID, c.Query("key"), "")
 }

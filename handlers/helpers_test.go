@@ -40,10 +40,11 @@ var testAssets = fstest.MapFS{
 }
 
 type testApp struct {
-	app   *fiber.App
-	db    *sqlite.DB
-	cfg   *config.Config
-	clock *testClock
+	app      *fiber.App
+	db       *sqlite.DB
+	cfg      *config.Config
+	clock    *testClock
+	checkout *checkout.Service
 }
 
 // testClock is a settable clock shared by the app and its store.
@@ -112,13 +113,13 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
 	deps.Catalog = catalog.NewService(db, log)
 	deps.Carts, deps.Wishlists, deps.Orders = db, db, db
-	deps.Checkout = &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{},
+	deps.Checkout = &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db},
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	if err := deps.Catalog.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, cfg: cfg, clock: clock}
+	return &testApp{app: app, db: db, cfg: cfg, clock: clock, checkout: deps.Checkout}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

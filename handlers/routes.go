@@ -174,6 +174,7 @@ func New(d Deps) *fiber.App {
 	app.Get("/checkout/review", a.reviewPage)
 	app.Post("/checkout/back", a.checkoutBack)
 	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
+	app.Get("/checkout/status", a.checkoutStatus)
 	app.Get("/orders", auth.RequireUser, a.ordersPage)
 	app.Get("/orders/lookup", a.lookupPage)
 	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)

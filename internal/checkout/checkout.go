@@ -6,12 +6,14 @@ package checkout
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nocturne/storefront/internal/mail"
@@ -209,12 +211,18 @@ func Brand(digits string) string {
 }
 
 // Gateway takes payments. The shop's is simulated (spec §1); a real one
-// (Stripe, Adyen) implements the same two calls.
+// (Stripe, Adyen) implements the same calls.
 type Gateway interface {
 	// Tokenize exchanges card details for a token that can be charged once;
 	// the card number never goes further than this call.
 	Tokenize(ctx context.Context, number string, c Card) (string, error)
+	// Charge charges the token once per idempotency key: a second call with
+	// the same key answers the first call's outcome without charging again.
 	Charge(ctx context.Context, token string, amount shop.Cents, idempotencyKey string) error
+	// Lookup answers what happened to the charge with idempotency key:
+	// shop.ChargeSucceeded, shop.ChargeDeclined, or an ENOTFOUND when no
+	// charge was made under it.
+	Lookup(ctx context.Context, idempotencyKey string) (string, error)
 }
 
 // ErrDeclined is a refused payment.
@@ -224,9 +232,12 @@ var ErrDeclined = errors.New("card declined")
 const DeclinedCard = "4000000000000002"
 
 // SimulatedGateway approves every card except DeclinedCard, after Delay
-// (spec §9: 2 s), and remembers nothing but which tokens to decline.
+// (spec §9: 2 s). Like a real gateway it keeps a record per idempotency key
+// (in Charges, the shop's database, so the records survive a crash and
+// every instance sees them); with Charges nil it remembers nothing.
 type SimulatedGateway struct {
-	Delay time.Duration
+	Delay   time.Duration
+	Charges shop.ChargeStore
 }
 
 // Tokenize returns a token; a declined card's token says so.
@@ -238,8 +249,16 @@ func (g *SimulatedGateway) Tokenize(ctx context.Context, number string, c Card) 
 	return prefix + randomHex(12), nil
 }
 
-// Charge waits Delay and approves or declines.
+// Charge waits Delay and approves or declines; a key charged before gets
+// its recorded outcome at once.
 func (g *SimulatedGateway) Charge(ctx context.Context, token string, amount shop.Cents, key string) error {
+	if g.Charges != nil {
+		if c, err := g.Charges.ChargeByKey(ctx, key); err == nil {
+			return outcomeErr(c.Outcome)
+		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+			return fmt.Errorf("gateway: %w", err)
+		}
+	}
 	if g.Delay > 0 {
 		select {
 		case <-ctx.Done():
@@ -247,10 +266,37 @@ func (g *SimulatedGateway) Charge(ctx context.Context, token string, amount shop
 		case <-time.After(g.Delay):
 		}
 	}
+	outcome := shop.ChargeSucceeded
 	if strings.HasPrefix(token, "tok_decline_") || token == "" {
-		return ErrDeclined
+		outcome = shop.ChargeDeclined
 	}
-	return nil
+	if g.Charges != nil {
+		c, err := g.Charges.RecordCharge(context.WithoutCancel(ctx), shop.Charge{Key: key, Amount: amount, Outcome: outcome})
+		if err != nil {
+			return fmt.Errorf("gateway: %w", err)
+		}
+		outcome = c.Outcome
+	}
+	return outcomeErr(outcome)
+}
+
+// Lookup answers from the charge records.
+func (g *SimulatedGateway) Lookup(ctx context.Context, key string) (string, error) {
+	if g.Charges == nil {
+		return "", shop.Errorf(shop.ENOTFOUND, "No such charge.")
+	}
+	c, err := g.Charges.ChargeByKey(ctx, key)
+	if err != nil {
+		return "", err
+	}
+	return c.Outcome, nil
+}
+
+func outcomeErr(outcome string) error {
+	if outcome == shop.ChargeSucceeded {
+		return nil
+	}
+	return ErrDeclined
 }
 
 func randomHex(n int) string {
@@ -261,8 +307,36 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// NewKey returns a fresh idempotency key for one checkout.
-func NewKey() string { return randomHex(16) }
+// CartKey is the idempotency key of one cart's checkout: a digest of whose
+// cart it is, how many orders were placed from it before, and its lines
+// (product, quantity, price, when added). Every device and tab reviewing
+// the same cart posts the same key, so they can only make one order of
+// it; a cart that changed, or was ordered meanwhile, has another key.
+func CartKey(owner string, placed int, cart shop.Cart) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "cart\x00%s\x00%d", owner, placed)
+	for _, l := range cart.Lines {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00%d\x00%d", l.Product.ID, l.Quantity, l.Product.Price, l.AddedAt.Unix())
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// ChargeKey is the gateway idempotency key of paying for cart key with a
+// card token: a retry with the same card is the same charge (a replay gets
+// its outcome), another card is a new attempt.
+func ChargeKey(cartKey, token string) string {
+	sum := sha256.Sum256([]byte("charge\x00" + cartKey + "\x00" + token))
+	return "chg_" + hex.EncodeToString(sum[:16])
+}
+
+// DefaultPaymentTimeout bounds one charge when the Service sets none.
+const DefaultPaymentTimeout = 30 * time.Second
+
+// Messages of placing an order.
+const (
+	MsgCartChanged = "Your cart changed since you reviewed it. Please check your order and place it again."
+	MsgCartEmpty   = "Your cart is empty."
+)
 
 // Service places orders.
 type Service struct {
@@ -273,6 +347,29 @@ type Service struct {
 	BaseURL string
 	Now     func() time.Time
 	Log     *slog.Logger
+	// PaymentTimeout bounds one charge (DefaultPaymentTimeout if 0).
+	PaymentTimeout time.Duration
+
+	inflight sync.WaitGroup
+}
+
+func (s *Service) paymentTimeout() time.Duration {
+	if s.PaymentTimeout > 0 {
+		return s.PaymentTimeout
+	}
+	return DefaultPaymentTimeout
+}
+
+// Lease is how long a claim is left to the instance that made it: the
+// payment timeout plus as much again as a margin (for the time between the
+// claim and the charge, and clocks of instances that differ a little), so
+// the sweep never releases an order whose payment may still be running.
+func (s *Service) Lease() time.Duration { return 2 * s.paymentTimeout() }
+
+// SweepInterval is how often the recovery sweep looks for stuck orders:
+// half a lease, between a second and a minute.
+func (s *Service) SweepInterval() time.Duration {
+	return min(max(s.Lease()/2, time.Second), time.Minute)
 }
 
 // PlaceInput is everything Place Order needs.
@@ -281,61 +378,234 @@ type PlaceInput struct {
 	CartOwner string
 	Shipping  Shipping
 	Card      Card
-	Key       string // the checkout's idempotency key
+	Key       string // the reviewed cart's CartKey
 }
 
-// Place charges the card and stores the order, once per key: a second call
-// with the same key returns the first order without charging again. The
-// cart is read here, so prices are the catalogue's at this moment.
-func (s *Service) Place(ctx context.Context, in PlaceInput) (*shop.Order, error) {
-	cart, err := s.Carts.Cart(ctx, in.CartOwner)
+// State is the truth a Place Order press ends in.
+type State int
+
+const (
+	// Placed: the order exists and is paid.
+	Placed State = iota
+	// Processing: a payment for this cart is still under way.
+	Processing
+	// Declined: the card was refused; the cart is as it was.
+	Declined
+)
+
+// Result is the outcome of Place or Status.
+type Result struct {
+	State State
+	Order *shop.Order // set when Placed or Processing
+	// Fresh is true when this very call placed the order.
+	Fresh bool
+}
+
+// ReviewKey is the key the review step puts in its form for owner's cart.
+func (s *Service) ReviewKey(ctx context.Context, owner string, cart shop.Cart) (string, error) {
+	placed, err := s.Orders.PlacedFromCart(ctx, owner)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	t := shop.CheckoutTotals(cart)
-	o := &shop.Order{
-		ID: newOrderID(s.Now()), UserID: in.UserID, Email: shop.NormalizeEmail(in.Shipping.Email),
-		Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
-		ShipTo: in.Shipping.ShipTo(), PaymentMethod: in.Card.Label(), IdempotencyKey: in.Key,
-		CreatedAt: s.Now().UTC().Truncate(time.Second),
+	return CartKey(owner, placed, cart), nil
+}
+
+// Place charges the card and stores the order, at most once per cart: the
+// claim is made first, in one transaction with reading the cart lines that
+// are charged; a second press (another tab, another device, a replay) gets
+// the truth about the first: placed, still processing or declined.
+func (s *Service) Place(ctx context.Context, in PlaceInput) (Result, error) {
+	if in.Key == "" {
+		return Result{}, shop.Errorf(shop.ECONFLICT, MsgCartChanged)
 	}
-	existing, claimed, err := s.Orders.ClaimOrder(ctx, o)
+	// Counted from before the claim, so a shutdown that finds no payment
+	// under way cannot miss one that is about to start.
+	s.inflight.Add(1)
+	defer s.inflight.Done()
+	chargeKey := ChargeKey(in.Key, in.Card.Token)
+	now := s.Now().UTC()
+	o, claim, err := s.Orders.ClaimCart(ctx, in.CartOwner, in.Key, func(cart shop.Cart, placed int) (*shop.Order, error) {
+		if len(cart.Lines) == 0 {
+			return nil, shop.Errorf(shop.EINVALID, MsgCartEmpty)
+		}
+		if CartKey(in.CartOwner, placed, cart) != in.Key {
+			return nil, shop.Errorf(shop.ECONFLICT, MsgCartChanged)
+		}
+		t := shop.CheckoutTotals(cart)
+		o := &shop.Order{
+			ID: newOrderID(now), UserID: in.UserID, Email: shop.NormalizeEmail(in.Shipping.Email),
+			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
+			ShipTo: in.Shipping.ShipTo(), PaymentMethod: in.Card.Label(), ChargeKey: chargeKey,
+			CreatedAt: now.Truncate(time.Second), LeaseUntil: now.Add(s.Lease()),
+		}
+		for _, l := range cart.Lines {
+			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, Name: l.Product.Title, Price: l.Product.Price,
+				Quantity: l.Quantity, Image: l.Product.Image})
+		}
+		return o, nil
+	})
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
-	if !claimed {
-		// Pressed twice: the first press is placing (or placed) the order.
-		return existing, nil
+	switch claim {
+	case shop.ClaimExists:
+		return s.truth(o), nil
+	case shop.ClaimBusy:
+		return Result{State: Processing, Order: o}, nil
 	}
-	if len(cart.Lines) == 0 {
-		_ = s.Orders.ReleaseOrder(ctx, o.ID)
-		return nil, shop.Errorf(shop.EINVALID, "Your cart is empty.")
+
+	// The payment runs to its own time limit: neither a closed connection
+	// nor a shutdown cuts a charge in half.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.paymentTimeout())
+	defer cancel()
+	cerr := s.Gateway.Charge(pctx, in.Card.Token, o.Total, chargeKey)
+	bg := context.WithoutCancel(ctx)
+	if cerr != nil && !errors.Is(cerr, ErrDeclined) {
+		// The outcome is unknown (timeout, network): ask the gateway.
+		outcome, lerr := s.Gateway.Lookup(bg, chargeKey)
+		switch {
+		case lerr == nil && outcome == shop.ChargeSucceeded:
+			cerr = nil
+		case lerr == nil || shop.ErrorCode(lerr) == shop.ENOTFOUND:
+			// Declined, or never charged: release below.
+		default:
+			// Unknown still: the recovery sweep resolves the claim once its
+			// lease ends.
+			s.Log.Error("charge outcome unknown", "err", cerr, "lookup_err", lerr, "order", o.ID)
+			return Result{State: Processing, Order: o}, nil
+		}
 	}
-	if err := s.Gateway.Charge(ctx, in.Card.Token, t.Total, in.Key); err != nil {
-		if rerr := s.Orders.ReleaseOrder(context.WithoutCancel(ctx), o.ID); rerr != nil {
+	if cerr != nil {
+		if rerr := s.Orders.ReleaseOrder(bg, o.ID); rerr != nil {
 			s.Log.Error("release order", "err", rerr, "order", o.ID)
 		}
-		if errors.Is(err, ErrDeclined) {
-			return nil, shop.Errorf(shop.EINVALID, MsgOrderFailed)
+		if errors.Is(cerr, ErrDeclined) {
+			return Result{State: Declined}, nil
 		}
-		return nil, fmt.Errorf("charge: %w", err)
+		return Result{}, fmt.Errorf("charge: %w", cerr)
 	}
-	for _, l := range cart.Lines {
-		o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, Name: l.Product.Title, Price: l.Product.Price,
-			Quantity: l.Quantity, Image: l.Product.Image})
-	}
-	if err := s.Orders.CompleteOrder(context.WithoutCancel(ctx), o.ID, in.CartOwner, o.Lines); err != nil {
-		return nil, fmt.Errorf("complete order: %w", err)
+	if err := s.Orders.CompleteOrder(bg, o.ID); err != nil {
+		return Result{}, fmt.Errorf("complete order: %w", err)
 	}
 	o.Status = shop.StatusProcessing
 	if in.Card.Save && !strings.HasPrefix(in.UserID, shop.GuestIDPrefix) {
-		if err := s.Orders.SaveCard(ctx, in.UserID, shop.SavedCard{Brand: in.Card.Brand, Last4: in.Card.Last4,
+		if err := s.Orders.SaveCard(bg, in.UserID, shop.SavedCard{Brand: in.Card.Brand, Last4: in.Card.Last4,
 			ExpMonth: in.Card.ExpMonth, ExpYear: in.Card.ExpYear, Name: in.Card.Name}); err != nil {
 			s.Log.Error("save card", "err", err)
 		}
 	}
-	s.sendConfirmation(ctx, o)
-	return o, nil
+	s.sendConfirmation(bg, o)
+	return Result{State: Placed, Order: o, Fresh: true}, nil
+}
+
+func (s *Service) truth(o *shop.Order) Result {
+	if o.Status == shop.StatusPending {
+		return Result{State: Processing, Order: o}
+	}
+	return Result{State: Placed, Order: o}
+}
+
+// Status answers what became of the checkout of cart key for userID, paid
+// with token: placed, still processing, or declined. It only reads. An
+// unknown key (a stale form) is an ENOTFOUND.
+func (s *Service) Status(ctx context.Context, userID, key, token string) (Result, error) {
+	o, err := s.Orders.OrderByKey(ctx, key)
+	if err == nil {
+		if o.UserID != userID {
+			return Result{}, shop.Errorf(shop.ENOTFOUND, "Order not found.")
+		}
+		return s.truth(o), nil
+	} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+		return Result{}, err
+	}
+	if token != "" {
+		outcome, err := s.Gateway.Lookup(ctx, ChargeKey(key, token))
+		if err == nil && outcome == shop.ChargeDeclined {
+			return Result{State: Declined}, nil
+		} else if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
+			return Result{}, err
+		}
+	}
+	return Result{}, shop.Errorf(shop.ENOTFOUND, "Order not found.")
+}
+
+// Wait blocks until every payment under way has finished, or ctx ends; it
+// reports whether they all finished. Shutdown calls it.
+func (s *Service) Wait(ctx context.Context) bool {
+	done := make(chan struct{})
+	go func() { s.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Recover resolves every pending order whose lease has ended, as the
+// gateway answers for its charge: completed if charged, released (its cart
+// untouched) if not. It takes each order's lease first, so two instances
+// sweeping at once resolve an order once.
+func (s *Service) Recover(ctx context.Context) (completed, released int, err error) {
+	now := s.Now().UTC()
+	stale, err := s.Orders.ExpiredClaims(ctx, now)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, o := range stale {
+		ok, err := s.Orders.TakeLease(ctx, o.ID, o.LeaseUntil, now.Add(s.Lease()))
+		if err != nil {
+			return completed, released, err
+		}
+		if !ok {
+			continue
+		}
+		outcome := ""
+		if o.ChargeKey != "" {
+			outcome, err = s.Gateway.Lookup(ctx, o.ChargeKey)
+			if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
+				// Ask again at the next sweep.
+				s.Log.Error("recover order: gateway lookup", "err", err, "order", o.ID)
+				continue
+			}
+		}
+		if outcome == shop.ChargeSucceeded {
+			if err := s.Orders.CompleteOrder(ctx, o.ID); err != nil {
+				return completed, released, fmt.Errorf("recover order %s: %w", o.ID, err)
+			}
+			full, err := s.Orders.Order(ctx, o.ID)
+			if err == nil {
+				s.sendConfirmation(ctx, full)
+			}
+			completed++
+			s.Log.Info("recovered order: charged, completed", "order", o.ID)
+			continue
+		}
+		if err := s.Orders.ReleaseOrder(ctx, o.ID); err != nil {
+			return completed, released, fmt.Errorf("recover order %s: %w", o.ID, err)
+		}
+		released++
+		s.Log.Info("recovered order: not charged, released", "order", o.ID)
+	}
+	return completed, released, nil
+}
+
+// Sweep runs Recover now and then every interval until ctx ends.
+func (s *Service) Sweep(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if c, r, err := s.Recover(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			s.Log.Error("recovery sweep", "err", err)
+		} else if c+r > 0 {
+			s.Log.Info("recovery sweep", "completed", c, "released", r)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {

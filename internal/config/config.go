@@ -42,6 +42,14 @@ type Config struct {
 	CatalogSyncInterval time.Duration
 	// PaymentDelay is how long the simulated payment takes (spec: 2 s).
 	PaymentDelay time.Duration
+	// PaymentTimeout bounds one charge; a pending order is left to the
+	// recovery sweep once this plus a margin has passed.
+	PaymentTimeout time.Duration
+	// ShutdownGrace is how long a shutdown waits for requests and payments
+	// under way before it exits.
+	ShutdownGrace time.Duration
+	// MaxConns caps concurrent connections (0: the default).
+	MaxConns int
 	// Demo creates the demo account and its orders at start.
 	Demo bool
 }
@@ -55,6 +63,7 @@ const (
 	DefaultShopName   = "Nocturne"
 	DefaultCareersURL = "https://careers.nocturne.example"
 	DefaultDataDir    = "data"
+	DefaultMaxConns   = 10000
 	secretFile        = "session_secret"
 	minSecretLength   = 32
 )
@@ -157,6 +166,33 @@ func Load(getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("PAYMENT_DELAY must be a duration from 0s to 1m such as 2s, got %q", v)
 		}
 		cfg.PaymentDelay = d
+	}
+	cfg.PaymentTimeout = 30 * time.Second
+	if v := getenv("PAYMENT_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 5*time.Minute {
+			return nil, fmt.Errorf("PAYMENT_TIMEOUT must be a duration from 1s to 5m such as 30s, got %q", v)
+		}
+		cfg.PaymentTimeout = d
+	}
+	if cfg.PaymentTimeout <= cfg.PaymentDelay {
+		return nil, fmt.Errorf("PAYMENT_TIMEOUT (%s) must be longer than PAYMENT_DELAY (%s)", cfg.PaymentTimeout, cfg.PaymentDelay)
+	}
+	cfg.ShutdownGrace = cfg.PaymentTimeout + 5*time.Second
+	if v := getenv("SHUTDOWN_GRACE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > 10*time.Minute {
+			return nil, fmt.Errorf("SHUTDOWN_GRACE must be a duration from 0s to 10m such as 35s, got %q", v)
+		}
+		cfg.ShutdownGrace = d
+	}
+	cfg.MaxConns = DefaultMaxConns
+	if v := getenv("MAX_CONNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 16 || n > 1_000_000 {
+			return nil, fmt.Errorf("MAX_CONNS must be a number from 16 to 1000000, got %q", v)
+		}
+		cfg.MaxConns = n
 	}
 	if v := getenv("DEMO"); v != "" {
 		demo, err := strconv.ParseBool(v)

@@ -51,6 +51,12 @@ type Order struct {
 	IdempotencyKey string
 	CreatedAt      time.Time
 	Lines          []OrderLine
+	// CartOwner is whose cart the order was placed from; ChargeKey is the
+	// gateway's idempotency key for its payment; LeaseUntil is when the
+	// instance paying for a pending order gives it up to the recovery sweep.
+	CartOwner  string
+	ChargeKey  string
+	LeaseUntil time.Time
 }
 
 // ItemCount is the number of items in the order.
@@ -94,16 +100,42 @@ type SavedCard struct {
 	Name     string
 }
 
+// Claim is how a claim on a cart turned out.
+type Claim int
+
+const (
+	// Claimed: the order is pending and this caller pays for it.
+	Claimed Claim = iota
+	// ClaimExists: an order with this idempotency key exists already.
+	ClaimExists
+	// ClaimBusy: another order of the same cart is being paid for.
+	ClaimBusy
+)
+
 // OrderStore keeps orders.
 type OrderStore interface {
-	// ClaimOrder inserts o as pending under its idempotency key. A key used
-	// before returns the existing order and false.
-	ClaimOrder(ctx context.Context, o *Order) (existing *Order, claimed bool, err error)
-	// CompleteOrder marks a claimed order processing, stores its lines and
-	// empties cartOwner's cart, in one transaction.
-	CompleteOrder(ctx context.Context, orderID, cartOwner string, lines []OrderLine) error
-	// ReleaseOrder deletes a claimed order whose payment failed.
+	// ClaimCart makes owner's cart a pending order under key, in one
+	// transaction: an order with key already there comes back with
+	// ClaimExists, a pending order of the same cart with ClaimBusy;
+	// otherwise build gets the cart as it is inside the transaction and the
+	// number of orders placed from it before, and returns the order to
+	// insert (with its lines) or an error that cancels the claim.
+	ClaimCart(ctx context.Context, owner, key string, build func(c Cart, placed int) (*Order, error)) (*Order, Claim, error)
+	// PlacedFromCart counts the orders placed from owner's cart (not
+	// pending ones), which makes a cart's checkout key change after each.
+	PlacedFromCart(ctx context.Context, owner string) (int, error)
+	// CompleteOrder marks a pending order processing and takes exactly its
+	// lines' quantities out of its cart (lines added meanwhile stay), in
+	// one transaction. An order that is not pending is an ECONFLICT.
+	CompleteOrder(ctx context.Context, orderID string) error
+	// ReleaseOrder deletes a pending order whose payment did not happen;
+	// the cart was never touched.
 	ReleaseOrder(ctx context.Context, orderID string) error
+	// ExpiredClaims lists pending orders whose lease ended before now.
+	ExpiredClaims(ctx context.Context, now time.Time) ([]Order, error)
+	// TakeLease extends a pending order's lease from old to until, and
+	// reports false when another instance took it first.
+	TakeLease(ctx context.Context, orderID string, old, until time.Time) (bool, error)
 	Order(ctx context.Context, id string) (*Order, error)
 	OrderByKey(ctx context.Context, idempotencyKey string) (*Order, error)
 	Orders(ctx context.Context, q OrderQuery) ([]Order, int, error)
@@ -112,4 +144,27 @@ type OrderStore interface {
 	SavedCard(ctx context.Context, userID string) (*SavedCard, error)
 	// InsertOrder stores a complete order as it is (demo data).
 	InsertOrder(ctx context.Context, o *Order) error
+}
+
+// Charge outcomes the gateway records.
+const (
+	ChargeSucceeded = "succeeded"
+	ChargeDeclined  = "declined"
+)
+
+// Charge is a payment gateway's record of one charge, by idempotency key.
+type Charge struct {
+	Key       string
+	Amount    Cents
+	Outcome   string
+	CreatedAt time.Time
+}
+
+// ChargeStore keeps the simulated gateway's charge records.
+type ChargeStore interface {
+	// RecordCharge stores c unless a charge with its key exists, and
+	// returns the stored record: the first outcome for a key wins.
+	RecordCharge(ctx context.Context, c Charge) (Charge, error)
+	// ChargeByKey returns the charge for key, or an ENOTFOUND.
+	ChargeByKey(ctx context.Context, key string) (*Charge, error)
 }

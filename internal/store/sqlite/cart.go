@@ -25,7 +25,15 @@ const (
 
 // Cart returns the owner's cart, oldest line first, priced from the catalogue.
 func (db *DB) Cart(ctx context.Context, owner string) (shop.Cart, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, c.quantity, c.added_at
+	return cartIn(ctx, db.db, owner)
+}
+
+// cartIn reads a cart through q: the database, or a transaction that must
+// see the same cart it then changes.
+func cartIn(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, owner string) (shop.Cart, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+productColumns+`, c.quantity, c.added_at
 		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
 	if err != nil {
 		return shop.Cart{}, fmt.Errorf("load cart: %w", err)

@@ -15,21 +15,24 @@ var _ shop.OrderStore = (*DB)(nil)
 
 const orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
-	COALESCE(tracking_number, ''), idempotency_key, created_at`
+	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until`
 
 func scanOrder(row interface{ Scan(...any) error }) (*shop.Order, error) {
 	var o shop.Order
-	var created int64
+	var created, lease int64
 	a := &o.ShipTo
 	err := row.Scan(&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
 		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
-		&o.TrackingNumber, &o.IdempotencyKey, &created)
+		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, "Order not found.")
 	} else if err != nil {
 		return nil, fmt.Errorf("scan order: %w", err)
 	}
 	o.CreatedAt = time.Unix(created, 0).UTC()
+	if lease > 0 {
+		o.LeaseUntil = time.Unix(lease, 0).UTC()
+	}
 	return &o, nil
 }
 
@@ -41,61 +44,185 @@ func insertOrder(ctx context.Context, tx interface {
 	if o.TrackingNumber != "" {
 		tracking = o.TrackingNumber
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO orders (`+strings.Replace(orderColumns, "COALESCE(tracking_number, '')", "tracking_number", 1)+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	var lease int64
+	if !o.LeaseUntil.IsZero() {
+		lease = o.LeaseUntil.Unix()
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO orders (`+strings.Replace(orderColumns, "COALESCE(tracking_number, '')", "tracking_number", 1)+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.UserID, o.Email, o.Status, o.Subtotal, o.Shipping, o.Tax, o.Total,
-		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix())
-	return err
-}
-
-// ClaimOrder inserts a pending order; its unique idempotency key makes a
-// second Place Order of the same checkout find the first.
-func (db *DB) ClaimOrder(ctx context.Context, o *shop.Order) (*shop.Order, bool, error) {
-	o.Status = shop.StatusPending
-	if o.CreatedAt.IsZero() {
-		o.CreatedAt = db.now().UTC().Truncate(time.Second)
+		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix(),
+		o.CartOwner, o.ChargeKey, lease)
+	if err != nil {
+		return err
 	}
-	err := insertOrder(ctx, db.db, o)
-	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: orders.idempotency_key") {
-		existing, err := scanOrder(db.db.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, o.IdempotencyKey))
-		if err != nil {
-			return nil, false, err
+	for i, l := range o.Lines {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, position, product_id, name, price_cents, quantity, image)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, i, l.ProductID, l.Name, l.Price, l.Quantity, l.Image); err != nil {
+			return fmt.Errorf("order line: %w", err)
 		}
-		return existing, false, nil
-	} else if err != nil {
-		return nil, false, fmt.Errorf("claim order: %w", err)
 	}
-	return o, true, nil
+	return nil
 }
 
-// CompleteOrder turns a claim into an order and empties the cart.
-func (db *DB) CompleteOrder(ctx context.Context, orderID, cartOwner string, lines []shop.OrderLine) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, shop.StatusProcessing, orderID, shop.StatusPending)
+// ClaimCart turns owner's cart into a pending order in one IMMEDIATE
+// transaction, so the cart lines that are charged are the ones read here
+// and no second claim of the same cart can interleave.
+func (db *DB) ClaimCart(ctx context.Context, owner, key string, build func(shop.Cart, int) (*shop.Order, error)) (*shop.Order, shop.Claim, error) {
+	var out *shop.Order
+	result := shop.Claimed
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		existing, err := scanOrder(tx.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
+		if err == nil {
+			out, result = existing, shop.ClaimExists
+			return nil
+		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+			return err
+		}
+		busy, err := scanOrder(tx.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE cart_owner = ? AND status = ?`, owner, shop.StatusPending))
+		if err == nil {
+			out, result = busy, shop.ClaimBusy
+			return nil
+		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+			return err
+		}
+		cart, err := cartIn(ctx, tx, owner)
 		if err != nil {
+			return err
+		}
+		var placed int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status != ?`, owner, shop.StatusPending).Scan(&placed); err != nil {
+			return fmt.Errorf("count cart orders: %w", err)
+		}
+		o, err := build(cart, placed)
+		if err != nil {
+			return err
+		}
+		o.Status, o.CartOwner, o.IdempotencyKey = shop.StatusPending, owner, key
+		if o.CreatedAt.IsZero() {
+			o.CreatedAt = db.now().UTC().Truncate(time.Second)
+		}
+		if err := insertOrder(ctx, tx, o); err != nil {
+			return fmt.Errorf("claim order: %w", err)
+		}
+		out = o
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, result, nil
+}
+
+// PlacedFromCart counts the orders placed from owner's cart.
+func (db *DB) PlacedFromCart(ctx context.Context, owner string) (int, error) {
+	var n int
+	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status != ?`, owner, shop.StatusPending).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count cart orders: %w", err)
+	}
+	return n, nil
+}
+
+// CompleteOrder marks a pending order processing and removes what it
+// bought from its cart: a line's quantity goes down by the ordered
+// quantity, so items added during the payment stay.
+func (db *DB) CompleteOrder(ctx context.Context, orderID string) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		var owner string
+		err := tx.QueryRowContext(ctx, `UPDATE orders SET status = ?, lease_until = 0 WHERE id = ? AND status = ? RETURNING cart_owner`,
+			shop.StatusProcessing, orderID, shop.StatusPending).Scan(&owner)
+		if errors.Is(err, sql.ErrNoRows) {
+			return shop.Errorf(shop.ECONFLICT, "This order was already placed.")
+		} else if err != nil {
 			return fmt.Errorf("complete order: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return shop.Errorf(shop.ECONFLICT, "This order was already placed.")
+		if owner == "" {
+			return nil
 		}
-		for i, l := range lines {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, position, product_id, name, price_cents, quantity, image)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, orderID, i, l.ProductID, l.Name, l.Price, l.Quantity, l.Image); err != nil {
-				return fmt.Errorf("order line: %w", err)
-			}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id IN (
+			SELECT l.product_id FROM order_lines l WHERE l.order_id = ? AND l.quantity >= cart_items.quantity)`, owner, orderID); err != nil {
+			return fmt.Errorf("empty cart: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ?`, cartOwner); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE cart_items SET quantity = quantity - (
+			SELECT l.quantity FROM order_lines l WHERE l.order_id = ? AND l.product_id = cart_items.product_id)
+			WHERE owner = ? AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)`, orderID, owner, orderID); err != nil {
 			return fmt.Errorf("empty cart: %w", err)
 		}
 		return nil
 	})
 }
 
-// ReleaseOrder removes a pending claim.
+// ReleaseOrder removes a pending claim (its lines go with it).
 func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
 	if _, err := db.db.ExecContext(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
 		return fmt.Errorf("release order: %w", err)
 	}
 	return nil
+}
+
+// ExpiredClaims lists pending orders whose lease has ended.
+func (db *DB) ExpiredClaims(ctx context.Context, now time.Time) ([]shop.Order, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
+		shop.StatusPending, now.Unix())
+	if err != nil {
+		return nil, fmt.Errorf("expired claims: %w", err)
+	}
+	defer rows.Close()
+	var out []shop.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *o)
+	}
+	return out, rows.Err()
+}
+
+// TakeLease moves a pending order's lease from old to until, only if
+// nobody moved it since it was read.
+func (db *DB) TakeLease(ctx context.Context, orderID string, old, until time.Time) (bool, error) {
+	var oldUnix int64
+	if !old.IsZero() {
+		oldUnix = old.Unix()
+	}
+	res, err := db.db.ExecContext(ctx, `UPDATE orders SET lease_until = ? WHERE id = ? AND status = ? AND lease_until = ?`,
+		until.Unix(), orderID, shop.StatusPending, oldUnix)
+	if err != nil {
+		return false, fmt.Errorf("take lease: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// RecordCharge stores a gateway charge unless its key has one.
+func (db *DB) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, error) {
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = db.now().UTC().Truncate(time.Second)
+	}
+	if _, err := db.db.ExecContext(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`, c.Key, c.Amount, c.Outcome, c.CreatedAt.Unix()); err != nil {
+		return shop.Charge{}, fmt.Errorf("record charge: %w", err)
+	}
+	stored, err := db.ChargeByKey(ctx, c.Key)
+	if err != nil {
+		return shop.Charge{}, err
+	}
+	return *stored, nil
+}
+
+// ChargeByKey returns the gateway's record of a charge.
+func (db *DB) ChargeByKey(ctx context.Context, key string) (*shop.Charge, error) {
+	var c shop.Charge
+	var created int64
+	err := db.db.QueryRowContext(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
+		Scan(&c.Key, &c.Amount, &c.Outcome, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, shop.Errorf(shop.ENOTFOUND, "No such charge.")
+	} else if err != nil {
+		return nil, fmt.Errorf("charge by key: %w", err)
+	}
+	c.CreatedAt = time.Unix(created, 0).UTC()
+	return &c, nil
 }
 
 // OrderByKey returns the order placed under an idempotency key.
@@ -217,12 +344,6 @@ func (db *DB) InsertOrder(ctx context.Context, o *shop.Order) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		if err := insertOrder(ctx, tx, o); err != nil {
 			return fmt.Errorf("insert order: %w", err)
-		}
-		for i, l := range o.Lines {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, position, product_id, name, price_cents, quantity, image)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, i, l.ProductID, l.Name, l.Price, l.Quantity, l.Image); err != nil {
-				return fmt.Errorf("insert order line: %w", err)
-			}
 		}
 		return nil
 	})

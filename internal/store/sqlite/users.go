@@ -252,3 +252,11 @@ func (db *DB) CountGuests(ctx context.Context) int {
 	_ = db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE is_guest = 1`).Scan(&n)
 	return n
 }
+
+// CountCharges reports how many charges the simulated gateway recorded
+// (tests).
+func (db *DB) CountCharges(ctx context.Context) int {
+	var n int
+	_ = db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM gateway_charges`).Scan(&n)
+	return n
+}

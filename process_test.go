@@ -1,0 +1,252 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets a test run this test binary as the real server in a child
+// process (STOREFRONT_TEST_SERVE=1), so tests can kill -9 it, signal it or
+// lower its limits without building anything else.
+func TestMain(m *testing.M) {
+	if os.Getenv("STOREFRONT_TEST_SERVE") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	dir  string
+	done chan error
+	logs *strings.Builder
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// startServer runs the shop in a child process on dir's database and
+// waits until it answers.
+func startServer(t *testing.T, dir string, env ...string) *server {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "STOREFRONT_TEST_SERVE=1", fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dir,
+		"LOG_LEVEL=warn", "SESSION_SECRET="+strings.Repeat("s", 40))
+	cmd.Env = append(cmd.Env, env...)
+	logs := &strings.Builder{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), dir: dir, done: make(chan error, 1), logs: logs}
+	go func() { s.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-s.done
+		}
+	})
+	for i := 0; i < 400; i++ {
+		if res, err := http.Get(s.base + "/healthz"); err == nil {
+			res.Body.Close()
+			return s
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("server exited: %v\n%s", err, logs)
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+	t.Fatalf("server did not answer\n%s", logs)
+	return nil
+}
+
+// shopper is a browser stand-in against a real server: cookies, same-origin
+// fetch metadata on POSTs, no redirects followed.
+type shopper struct {
+	t    *testing.T
+	base string
+	hc   *http.Client
+}
+
+func newShopper(t *testing.T, base string) *shopper {
+	jar, _ := cookiejar.New(nil)
+	return &shopper{t: t, base: base, hc: &http.Client{Jar: jar, Timeout: 60 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (s *shopper) post(path string, form url.Values) (*http.Response, string) {
+	s.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.Header.Set("Origin", s.base)
+	res, err := s.hc.Do(req)
+	if err != nil {
+		s.t.Fatalf("POST %s: %v", path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func (s *shopper) get(path string) string {
+	s.t.Helper()
+	res, err := s.hc.Get(s.base + path)
+	if err != nil {
+		s.t.Fatalf("GET %s: %v", path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
+}
+
+var keyField = regexp.MustCompile(`name="key" value="([^"]+)"`)
+
+// toReview registers, fills the cart and goes to the review; it returns
+// the Place Order key.
+func (s *shopper) toReview(email string) string {
+	s.t.Helper()
+	s.post("/register", url.Values{"displayName": {"Ada"}, "email": {email}, "password": {"Nocturne-Test-9"}, "confirmPassword": {"Nocturne-Test-9"}})
+	s.post("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"2"}})
+	if res, _ := s.post("/checkout/shipping", url.Values{"firstName": {"Ada"}, "lastName": {"L"}, "email": {email}, "phone": {"555"},
+		"address": {"1 St"}, "city": {"London"}, "state": {"LDN"}, "zipCode": {"SW1"}, "country": {"United Kingdom"}}); res.Header.Get("Location") != "/checkout/payment" {
+		s.t.Fatalf("shipping: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := s.post("/checkout/payment", url.Values{"cardNumber": {"4242424242424242"}, "cardName": {"Ada"}, "expiryDate": {"12/30"},
+		"cvv": {"123"}}); res.Header.Get("Location") != "/checkout/review" {
+		s.t.Fatalf("payment: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	m := keyField.FindStringSubmatch(s.get("/checkout/review"))
+	if m == nil {
+		s.t.Fatal("no key on the review")
+	}
+	return m[1]
+}
+
+// orderStates reads the orders' statuses straight from the database file.
+func orderStates(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "nocturne.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT status, COUNT(*) FROM orders GROUP BY status`)
+	if err != nil {
+		return map[string]int{}
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var s string
+		var n int
+		_ = rows.Scan(&s, &n)
+		out[s] = n
+	}
+	return out
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 1200; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("gave up waiting for %s", what)
+}
+
+// Issue 12 case 2: kill -9 during a payment leaves a pending order; the
+// next start's recovery sweep releases it (nothing was charged) and the
+// cart is intact.
+func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server twice")
+	}
+	dir := t.TempDir()
+	env := []string{"PAYMENT_DELAY=1500ms", "PAYMENT_TIMEOUT=2s"}
+	srv := startServer(t, dir, env...)
+	sh := newShopper(t, srv.base)
+	key := sh.toReview("kill@example.com")
+	go func() { // the answer is lost with the process
+		req, _ := http.NewRequest(http.MethodPost, srv.base+"/checkout/place", strings.NewReader(url.Values{"key": {key}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if res, err := sh.hc.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	waitFor(t, "a pending order", func() bool { return orderStates(t, dir)["pending"] == 1 })
+	_ = srv.cmd.Process.Signal(syscall.SIGKILL)
+	<-srv.done
+
+	srv = startServer(t, dir, env...)
+	sh.base = srv.base
+	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
+	if got := orderStates(t, dir); got["processing"] != 0 {
+		t.Errorf("orders %v, want the uncharged one released", got)
+	}
+	// The cart is intact (the review shows it) and the order can be placed.
+	m := keyField.FindStringSubmatch(sh.get("/checkout/review"))
+	if m == nil {
+		t.Fatal("no review after recovery: the cart was lost with the released order")
+	}
+	key = m[1]
+	if res, _ := sh.post("/checkout/place", url.Values{"key": {key}}); !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
+		t.Fatalf("place after recovery: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+// Issue 12 case 2: SIGTERM during a payment waits for it (SHUTDOWN_GRACE),
+// the order is placed and the process exits 0.
+func TestProcess_SigtermWaitsForPayment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server")
+	}
+	dir := t.TempDir()
+	srv := startServer(t, dir, "PAYMENT_DELAY=2s", "PAYMENT_TIMEOUT=5s", "SHUTDOWN_GRACE=20s")
+	sh := newShopper(t, srv.base)
+	key := sh.toReview("term@example.com")
+	placed := make(chan *http.Response, 1)
+	go func() {
+		res, _ := sh.post("/checkout/place", url.Values{"key": {key}})
+		placed <- res
+	}()
+	waitFor(t, "a pending order", func() bool { return orderStates(t, dir)["pending"] == 1 })
+	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
+	res := <-placed
+	if !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
+		t.Errorf("Place Order during shutdown: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if err := <-srv.done; err != nil {
+		t.Errorf("exit: %v\n%s", err, srv.logs)
+	}
+	if got := orderStates(t, dir); got["processing"] != 1 || got["pending"] != 0 {
+		t.Errorf("orders %v, want one processing", got)
+	}
+}
