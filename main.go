@@ -24,6 +24,7 @@ import (
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/demo"
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
 )
@@ -55,6 +56,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 	defer db.Close()
 	go sweepExpired(ctx, db.KV(), log)
+	go sweepExpired(ctx, throttleCounters{db}, log)
 
 	cat := catalog.NewService(db, log)
 	if cfg.CatalogURL != "" {
@@ -96,6 +98,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		}
 	}
 
+	throttle := &shop.Throttle{Store: db, Now: time.Now}
 	checkoutSvc := &checkout.Service{
 		Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db},
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
@@ -105,15 +108,16 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	go checkoutSvc.Sweep(ctx, checkoutSvc.SweepInterval())
 
 	app := handlers.New(handlers.Deps{
-		Config:  cfg,
-		Log:     log,
-		Assets:  assets,
-		Health:  db,
-		Contact: db,
-		Users:   db,
-		Storage: db.KV(),
+		Config:   cfg,
+		Log:      log,
+		Assets:   assets,
+		Health:   db,
+		Contact:  db,
+		Users:    db,
+		Storage:  db.KV(),
+		Throttle: throttle,
 		Auth: &auth.Service{
-			Users: db, Resets: db, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
+			Users: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
 		Sessions:  auth.NewSessions(db.KV(), cfg.Secure(), db, time.Now, log),
@@ -227,4 +231,11 @@ func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
 		case <-t.C:
 		}
 	}
+}
+
+// throttleCounters sweeps the throttles' ended windows.
+type throttleCounters struct{ db *sqlite.DB }
+
+func (t throttleCounters) DeleteExpired(ctx context.Context) (int64, error) {
+	return t.db.DeleteExpiredThrottles(ctx)
 }

@@ -3,7 +3,9 @@ package handlers
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -20,8 +22,10 @@ const (
 	MsgOthersSignedOut  = "You have been signed out everywhere else."
 	MsgAccountDeleted   = "Your account has been deleted."
 	MsgPasswordReset    = "Your password has been reset and you are signed in."
-	MsgTooManyAttempts  = "Too many sign-in attempts. Please wait a minute and try again."
+	MsgTooManyAttempts  = "Too many sign-in attempts. Please try again in %s."
 	MsgTooManyRequests  = "Too many attempts. Please wait a minute and try again."
+	MsgTooManyResets    = "Too many reset requests from your network. Please try again in %s."
+	MsgLinkSignedIn     = "You are signed in."
 	MsgDeleteConfirm    = "Type DELETE to confirm."
 	deleteConfirmPhrase = "DELETE"
 )
@@ -75,7 +79,10 @@ func (a *App) loginSubmit(c *fiber.Ctx) error {
 	if len(p.Errors) > 0 {
 		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
 	}
-	u, err := a.Auth.SignIn(c.UserContext(), p.Email, password)
+	u, err := a.Auth.SignIn(c.UserContext(), p.Email, password, c.IP())
+	if retry, ok := auth.Throttled(err); ok {
+		return a.loginThrottled(c, retry)
+	}
 	if errors.Is(err, auth.ErrBadCredentials) {
 		p.Error = auth.MsgBadCredentials
 		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
@@ -92,10 +99,57 @@ func (a *App) loginSubmit(c *fiber.Ctx) error {
 	return c.Redirect(orHome(p.From), fiber.StatusSeeOther)
 }
 
-// loginThrottled answers a sign-in attempt over the limit.
-func (a *App) loginThrottled(c *fiber.Ctx) error {
-	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(formValue(c, "email")), Error: MsgTooManyAttempts}
+// loginThrottled answers a sign-in attempt over a limit: when to try
+// again, and the offer of a one-time sign-in link by e-mail.
+func (a *App) loginThrottled(c *fiber.Ctx, retry time.Duration) error {
+	p := pages.LoginPage{From: from(c), Email: strings.TrimSpace(formValue(c, "email")),
+		Error: fmt.Sprintf(MsgTooManyAttempts, shop.RetryIn(retry)), Throttled: true}
+	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
 	return a.renderLogin(c, fiber.StatusTooManyRequests, p)
+}
+
+// signInLinkRequest e-mails a one-time sign-in link; the answer is the
+// same whether or not the address has an account.
+func (a *App) signInLinkRequest(c *fiber.Ctx) error {
+	email := strings.TrimSpace(formValue(c, "email"))
+	p := pages.LoginPage{From: from(c), Email: email}
+	if !shop.ValidEmail(email) {
+		p.Errors = shop.FieldErrors{"email": "Please enter a valid email address"}
+		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
+	}
+	err := a.Auth.RequestSignInLink(c.UserContext(), email, c.IP())
+	if retry, ok := auth.Throttled(err); ok {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
+		p.Error = fmt.Sprintf(MsgTooManyResets, shop.RetryIn(retry))
+		return a.renderLogin(c, fiber.StatusTooManyRequests, p)
+	} else if err != nil {
+		a.Log.Error("sign-in link request", "err", err, "request_id", requestID(c))
+	}
+	return a.redirectWithFlash(c, pages.WithFrom("/login", p.From), auth.MsgLinkSent)
+}
+
+// signInLinkPage shows the link's "Sign in" button; opening it changes
+// nothing.
+func (a *App) signInLinkPage(c *fiber.Ctx) error {
+	p := pages.SignInLinkPage{Token: c.Query("token")}
+	if p.Token == "" {
+		p.Error = "This sign-in link is incomplete. Please request a new one."
+	}
+	return render(c, fiber.StatusOK, pages.SignInLink(a.frame(c, "Sign in"), p))
+}
+
+func (a *App) signInLinkConfirm(c *fiber.Ctx) error {
+	u, err := a.Auth.SignInWithLink(c.UserContext(), formValue(c, "token"), c.IP())
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return render(c, fiber.StatusUnprocessableEntity, pages.SignInLink(a.frame(c, "Sign in"),
+			pages.SignInLinkPage{Error: shop.ErrorMessage(err)}))
+	} else if err != nil {
+		return err
+	}
+	if err := a.signIn(c, u); err != nil {
+		return err
+	}
+	return a.redirectWithFlash(c, "/", MsgLinkSignedIn)
 }
 
 // signIn starts u's session, handing over what the guest of this session
@@ -201,7 +255,12 @@ func (a *App) forgotSubmit(c *fiber.Ctx) error {
 		return render(c, fiber.StatusUnprocessableEntity, pages.ForgotPassword(a.frame(c, "Forgot password"),
 			pages.ForgotPasswordPage{Email: email, Errors: shop.FieldErrors{"email": msg}}))
 	}
-	if err := a.Auth.RequestPasswordReset(c.UserContext(), email); err != nil {
+	err := a.Auth.RequestPasswordReset(c.UserContext(), email, c.IP())
+	if retry, ok := auth.Throttled(err); ok {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
+		return render(c, fiber.StatusTooManyRequests, pages.ForgotPassword(a.frame(c, "Forgot password"),
+			pages.ForgotPasswordPage{Email: email, Error: fmt.Sprintf(MsgTooManyResets, shop.RetryIn(retry))}))
+	} else if err != nil {
 		a.Log.Error("password reset request", "err", err, "request_id", requestID(c))
 	}
 	return a.redirectWithFlash(c, "/forgot-password", auth.MsgResetSent)

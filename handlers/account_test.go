@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
@@ -41,7 +44,7 @@ func TestRegister(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		app := newTestApp(t)
 		c := app.client(t)
-		res, _ := c.postFrom("/register", "/register", registerForm("Ada Lovelace", "  Ada@Example.com ", "secret1"))
+		res, _ := c.postFrom("/register", "/register", registerForm("Ada Lovelace", "  Ada@Example.com ", "night-owl-41"))
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/profile/setup" {
 			t.Fatalf("got %d to %q, want 303 to /profile/setup", res.StatusCode, res.Header.Get("Location"))
 		}
@@ -57,10 +60,10 @@ func TestRegister(t *testing.T) {
 		field string
 		want  string
 	}{
-		{"ErrPasswordsDiffer", url.Values{"displayName": {"A"}, "email": {"a@example.com"}, "password": {"secret1"}, "confirmPassword": {"secret2"}}, "register-confirm", auth.MsgPasswordsDiffer},
+		{"ErrPasswordsDiffer", url.Values{"displayName": {"A"}, "email": {"a@example.com"}, "password": {"night-owl-41"}, "confirmPassword": {"night-owl-42"}}, "register-confirm", auth.MsgPasswordsDiffer},
 		{"ErrPasswordShort", registerForm("A", "a@example.com", "12345"), "register-password", auth.MsgPasswordTooShort},
-		{"ErrNameRequired", registerForm("", "a@example.com", "secret1"), "register-name", "Full name is required."},
-		{"ErrEmailInvalid", registerForm("A", "a@", "secret1"), "register-email", "Please enter a valid email address"},
+		{"ErrNameRequired", registerForm("", "a@example.com", "night-owl-41"), "register-name", "Full name is required."},
+		{"ErrEmailInvalid", registerForm("A", "a@", "night-owl-41"), "register-email", "Please enter a valid email address"},
 		{"ErrPasswordTooLong", registerForm("A", "a@example.com", strings.Repeat("p", 73)), "register-password", auth.MsgPasswordTooLong},
 	}
 	for _, tt := range tests {
@@ -84,8 +87,8 @@ func TestRegister(t *testing.T) {
 
 	t.Run("ErrEmailTaken", func(t *testing.T) {
 		app := newTestApp(t)
-		app.register(t, "Ada", "ada@example.com", "secret1")
-		res, doc := app.client(t).postFrom("/register", "/register", registerForm("Eve", "ADA@example.com", "secret2"))
+		app.register(t, "Ada", "ada@example.com", "night-owl-41")
+		res, doc := app.client(t).postFrom("/register", "/register", registerForm("Eve", "ADA@example.com", "night-owl-42"))
 		if res.StatusCode != http.StatusUnprocessableEntity {
 			t.Fatalf("status: got %d, want 422", res.StatusCode)
 		}
@@ -101,7 +104,7 @@ func TestRegister(t *testing.T) {
 		if doc.Find(`form[action="/register"] input[name="confirmPassword"]`).Length() != 1 {
 			t.Fatal("create-account mode has no registration form")
 		}
-		form := registerForm("Ada", "ada@example.com", "secret1")
+		form := registerForm("Ada", "ada@example.com", "night-owl-41")
 		form.Set("from", "/checkout")
 		res, _ := c.post("/register", form)
 		if got := res.Header.Get("Location"); got != "/profile/setup?from=%2Fcheckout" {
@@ -144,7 +147,7 @@ func TestSessionCookie(t *testing.T) {
 			app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) { env["BASE_URL"] = tt.base })
 			c := app.client(t)
 			c.get("/register")
-			req := formRequest("/register", registerForm("Ada", "ada@example.com", "secret1"))
+			req := formRequest("/register", registerForm("Ada", "ada@example.com", "night-owl-41"))
 			req.Header.Set("Origin", tt.base)
 			res := c.do(req)
 			h := setCookie(res, auth.CookieName)
@@ -166,17 +169,17 @@ func TestSessionCookie(t *testing.T) {
 
 func TestLogin(t *testing.T) {
 	app := newTestApp(t)
-	app.register(t, "Ada", "ada@example.com", "secret1")
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 
 	t.Run("ReturnsToFrom", func(t *testing.T) {
-		res := app.signIn(t, app.client(t), "ADA@example.com", "secret1", "/faq?x=1")
+		res := app.signIn(t, app.client(t), "ADA@example.com", "night-owl-41", "/faq?x=1")
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/faq?x=1" {
 			t.Fatalf("got %d to %q", res.StatusCode, res.Header.Get("Location"))
 		}
 	})
 	for _, evil := range []string{"//evil.example", "https://evil.example", `/\evil.example`, "javascript:alert(1)", "evil.example", "/\t/evil.example"} {
 		t.Run("OpenRedirect "+evil, func(t *testing.T) {
-			res := app.signIn(t, app.client(t), "ada@example.com", "secret1", evil)
+			res := app.signIn(t, app.client(t), "ada@example.com", "night-owl-41", evil)
 			if got := res.Header.Get("Location"); got != "/" {
 				t.Errorf("from=%q: redirected to %q, want /", evil, got)
 			}
@@ -185,7 +188,7 @@ func TestLogin(t *testing.T) {
 	t.Run("SessionRotated", func(t *testing.T) {
 		c := app.client(t)
 		c.cookies[auth.CookieName] = "sess_planted-by-attacker"
-		app.signIn(t, c, "ada@example.com", "secret1", "")
+		app.signIn(t, c, "ada@example.com", "night-owl-41", "")
 		if got := c.cookies[auth.CookieName]; got == "" || got == "sess_planted-by-attacker" {
 			t.Fatalf("session id not rotated at sign-in: %q", got)
 		}
@@ -203,7 +206,7 @@ func TestLogin(t *testing.T) {
 	})
 	for _, tt := range []struct{ name, email, pw string }{
 		{"ErrWrongPassword", "ada@example.com", "wrong-password"},
-		{"ErrUnknownEmail", "nobody@example.com", "secret1"},
+		{"ErrUnknownEmail", "nobody@example.com", "night-owl-41"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := app.client(t)
@@ -221,38 +224,102 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// signInFrom signs in as a request from the client address ip.
+func signInFrom(c *client, email, pw, ip string) (*http.Response, *goquery.Document) {
+	c.get("/login")
+	return c.post("/login", url.Values{"email": {email}, "password": {pw}}, "X-Forwarded-For", ip)
+}
+
+// Issue 12 case 6: failures from one address throttle that address for that
+// account (with a clear retry-in message), but never lock the owner out
+// from elsewhere.
 func TestLogin_Throttled(t *testing.T) {
 	app := newTestApp(t)
-	app.register(t, "Ada", "ada@example.com", "secret1")
-	app.register(t, "Bob", "bob@example.com", "secret2")
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	app.register(t, "Bob", "bob@example.com", "night-owl-42")
+	const attacker, owner = "203.0.113.9", "198.51.100.7"
 	c := app.client(t)
 	for i := 1; i <= 5; i++ {
-		if res := app.signIn(t, c, "ada@example.com", "nope-nope", ""); res.StatusCode != http.StatusUnprocessableEntity {
+		if res, _ := signInFrom(c, "ada@example.com", "nope-nope", attacker); res.StatusCode != http.StatusUnprocessableEntity {
 			t.Fatalf("attempt %d: got %d, want 422", i, res.StatusCode)
 		}
 	}
-	res, _ := c.postFrom("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"secret1"}})
-	if res.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("6th attempt: got %d, want 429", res.StatusCode)
+	res, doc := signInFrom(c, "ada@example.com", "night-owl-41", attacker)
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "900" {
+		t.Fatalf("6th attempt: got %d (Retry-After %q), want 429 and 900", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	_, doc := c.postFrom("/login", "/login", url.Values{"email": {"ada@example.com"}, "password": {"x"}})
-	if got := text(doc, `[data-testid="form-alert"]`); got != handlers.MsgTooManyAttempts {
-		t.Errorf("message: got %q", got)
+	if got, want := text(doc, `[data-testid="form-alert"]`), fmt.Sprintf(handlers.MsgTooManyAttempts, "15 minutes"); got != want {
+		t.Errorf("message: got %q, want %q", got, want)
 	}
-	if res := app.signIn(t, c, "bob@example.com", "secret2", ""); res.StatusCode != http.StatusSeeOther {
+	if doc.Find(`[data-testid="signin-link-form"]`).Length() != 1 {
+		t.Error("no offer of a sign-in link")
+	}
+	if res, _ := signInFrom(app.client(t), "ada@example.com", "night-owl-41", owner); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the owner from another address: got %d, want 303 (no lock-out)", res.StatusCode)
+	}
+	if res, _ := signInFrom(app.client(t), "bob@example.com", "night-owl-42", attacker); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("another account from the same address: got %d, want 303", res.StatusCode)
 	}
-	app.clock.Advance(61 * time.Second)
-	if res := app.signIn(t, app.client(t), "ada@example.com", "secret1", ""); res.StatusCode != http.StatusSeeOther {
-		t.Fatalf("after a minute: got %d, want 303", res.StatusCode)
+	app.clock.Advance(15*time.Minute + time.Second)
+	if res, _ := signInFrom(app.client(t), "ada@example.com", "night-owl-41", attacker); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("after the window: got %d, want 303", res.StatusCode)
+	}
+}
+
+// An account guessed at from many addresses is throttled as a whole; its
+// owner gets in with a one-time link by e-mail, which works once.
+func TestLogin_AccountUnderAttackSignInLink(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	for i := 0; i < 50; i++ {
+		signInFrom(app.client(t), "ada@example.com", "guess-"+fmt.Sprint(i), fmt.Sprintf("203.0.113.%d", i+1))
+	}
+	owner := app.client(t)
+	res, doc := signInFrom(owner, "ada@example.com", "night-owl-41", "198.51.100.7")
+	if res.StatusCode != http.StatusTooManyRequests || doc.Find(`[data-testid="signin-link-form"]`).Length() != 1 {
+		t.Fatalf("account under attack: %d, want 429 with the sign-in link offer", res.StatusCode)
+	}
+	res, _ = owner.post("/login/link", url.Values{"email": {"ada@example.com"}}, "X-Forwarded-For", "198.51.100.7")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("link request: %d", res.StatusCode)
+	}
+	_, doc = owner.get(res.Header.Get("Location"))
+	if got := text(doc, `[data-testid="flash"]`); got != auth.MsgLinkSent {
+		t.Errorf("flash %q", got)
+	}
+	mails, _ := app.db.Outbox(context.Background())
+	link := regexp.MustCompile(`/login/link\?token=[A-Za-z0-9_-]+`).FindString(mails[0].Body)
+	if mails[0].To != "ada@example.com" || link == "" {
+		t.Fatalf("mail %+v", mails[0])
+	}
+	// Opening the link changes nothing; its button signs in, once.
+	_, doc = owner.get(link)
+	token := doc.Find(`[data-testid="signin-link-confirm"] input[name="token"]`).AttrOr("value", "")
+	res, _ = owner.post("/login/link/confirm", url.Values{"token": {token}}, "X-Forwarded-For", "198.51.100.7")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("confirm: %d", res.StatusCode)
+	}
+	if _, doc := owner.get("/profile"); text(doc, `[data-testid="profile-email"]`) != "ada@example.com" {
+		t.Error("not signed in by the link")
+	}
+	if res, _ := app.client(t).post("/login/link/confirm", url.Values{"token": {token}}); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("second use of the link: %d, want 422", res.StatusCode)
+	}
+	// An unknown e-mail gets the same answer, and no mail.
+	res, _ = app.client(t).post("/login/link", url.Values{"email": {"nobody@example.com"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Errorf("unknown e-mail: %d", res.StatusCode)
+	}
+	if mails, _ := app.db.Outbox(context.Background()); len(mails) != 1 {
+		t.Errorf("%d mails, want 1", len(mails))
 	}
 }
 
 func TestLogin_SuccessesDoNotCount(t *testing.T) {
 	app := newTestApp(t)
-	app.register(t, "Ada", "ada@example.com", "secret1")
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	for i := 0; i < 8; i++ {
-		if res := app.signIn(t, app.client(t), "ada@example.com", "secret1", ""); res.StatusCode != http.StatusSeeOther {
+		if res := app.signIn(t, app.client(t), "ada@example.com", "night-owl-41", ""); res.StatusCode != http.StatusSeeOther {
 			t.Fatalf("sign-in %d: got %d", i+1, res.StatusCode)
 		}
 	}
@@ -262,11 +329,11 @@ func TestCSRF_RejectsAndChangesNothing(t *testing.T) {
 	app := newTestApp(t)
 	c := app.client(t)
 	c.get("/register")
-	res, _ := c.post("/register", registerForm("Ada", "ada@example.com", "secret1"), "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
+	res, _ := c.post("/register", registerForm("Ada", "ada@example.com", "night-owl-41"), "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 	if res.StatusCode != http.StatusForbidden {
 		t.Fatalf("status: got %d, want 403", res.StatusCode)
 	}
-	if res := app.signIn(t, app.client(t), "ada@example.com", "secret1", ""); res.StatusCode == http.StatusSeeOther {
+	if res := app.signIn(t, app.client(t), "ada@example.com", "night-owl-41", ""); res.StatusCode == http.StatusSeeOther {
 		t.Error("the rejected registration created an account")
 	}
 }
@@ -305,7 +372,7 @@ func TestGuest(t *testing.T) {
 	}
 	// Registering hands the guest over: the account is signed in and the
 	// guest row is gone.
-	res, _ = c.postFrom("/register", "/register", registerForm("Ada", "ada@example.com", "secret1"))
+	res, _ = c.postFrom("/register", "/register", registerForm("Ada", "ada@example.com", "night-owl-41"))
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("register as guest: %d", res.StatusCode)
 	}
@@ -333,7 +400,7 @@ func TestGuestIDs(t *testing.T) {
 
 func TestLogout(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	res, _ := c.postFrom("/profile", "/logout", url.Values{})
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
 		t.Fatalf("got %d to %q", res.StatusCode, res.Header.Get("Location"))
@@ -345,7 +412,7 @@ func TestLogout(t *testing.T) {
 
 func TestProfile(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada Lovelace", "ada@example.com", "secret1")
+	c := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
 	_, doc := c.get("/profile")
 	if got := text(doc, `[data-testid="profile-name"]`); got != "Ada Lovelace" {
 		t.Errorf("name: got %q", got)
@@ -396,7 +463,7 @@ func TestProfile(t *testing.T) {
 
 func TestProfileSetup(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	_, doc := c.get("/profile/setup")
 	if got := doc.Find(`#setup-country option[selected]`).AttrOr("value", ""); got != "United States" {
 		t.Errorf("default country: %q", got)
@@ -417,15 +484,15 @@ func TestProfileSetup(t *testing.T) {
 
 func TestSettings(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	other := app.client(t)
-	app.signIn(t, other, "ada@example.com", "secret1", "")
+	app.signIn(t, other, "ada@example.com", "night-owl-41", "")
 
-	res, doc := c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {"wrong1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
+	res, doc := c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {"wrong1"}, "newPassword": {"night-owl-49"}, "confirmPassword": {"night-owl-49"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="current-password-error"]`) != auth.MsgWrongPassword {
 		t.Fatalf("wrong current password: %d %q", res.StatusCode, text(doc, `[data-testid="current-password-error"]`))
 	}
-	res, _ = c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {"secret1"}, "newPassword": {"secret9"}, "confirmPassword": {"secret9"}})
+	res, _ = c.postFrom("/settings", "/settings/password", url.Values{"currentPassword": {"night-owl-41"}, "newPassword": {"night-owl-49"}, "confirmPassword": {"night-owl-49"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("change password: %d", res.StatusCode)
 	}
@@ -435,12 +502,12 @@ func TestSettings(t *testing.T) {
 	if res, _ := other.get("/settings"); res.StatusCode != http.StatusSeeOther {
 		t.Error("another session survived the password change")
 	}
-	if res := app.signIn(t, app.client(t), "ada@example.com", "secret9", ""); res.StatusCode != http.StatusSeeOther {
+	if res := app.signIn(t, app.client(t), "ada@example.com", "night-owl-49", ""); res.StatusCode != http.StatusSeeOther {
 		t.Error("cannot sign in with the new password")
 	}
 
 	third := app.client(t)
-	app.signIn(t, third, "ada@example.com", "secret9", "")
+	app.signIn(t, third, "ada@example.com", "night-owl-49", "")
 	c.postFrom("/settings", "/settings/sessions", url.Values{})
 	if res, _ := third.get("/settings"); res.StatusCode != http.StatusSeeOther {
 		t.Error("sign out everywhere else left another session signed in")
@@ -457,7 +524,7 @@ func TestSettings(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("delete: %d", res.StatusCode)
 	}
-	if res := app.signIn(t, app.client(t), "ada@example.com", "secret9", ""); res.StatusCode == http.StatusSeeOther {
+	if res := app.signIn(t, app.client(t), "ada@example.com", "night-owl-49", ""); res.StatusCode == http.StatusSeeOther {
 		t.Error("deleted account can still sign in")
 	}
 	if _, _, err := app.db.UserByEmail(context.Background(), "ada@example.com"); err == nil {
@@ -469,7 +536,7 @@ var resetLink = regexp.MustCompile(`http://localhost:3000(/reset-password\?token
 
 func TestPasswordReset(t *testing.T) {
 	app := newTestApp(t)
-	ada := app.register(t, "Ada", "ada@example.com", "secret1")
+	ada := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	ctx := context.Background()
 
 	for _, email := range []string{"nobody@example.com", "ADA@example.com"} {
@@ -518,7 +585,7 @@ func TestPasswordReset(t *testing.T) {
 
 func TestPasswordReset_Expires(t *testing.T) {
 	app := newTestApp(t)
-	app.register(t, "Ada", "ada@example.com", "secret1")
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
 	mails, _ := app.db.Outbox(context.Background())
 	link := resetLink.FindStringSubmatch(mails[0].Body)[1]
@@ -533,7 +600,7 @@ func TestPasswordReset_Expires(t *testing.T) {
 func TestSession_Expiry(t *testing.T) {
 	t.Run("Idle", func(t *testing.T) {
 		app := newTestApp(t)
-		c := app.register(t, "Ada", "ada@example.com", "secret1")
+		c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 		app.clock.Advance(auth.IdleTimeout + time.Hour)
 		if res, _ := c.get("/profile"); res.StatusCode != http.StatusSeeOther {
 			t.Error("idle session still signed in")
@@ -541,7 +608,7 @@ func TestSession_Expiry(t *testing.T) {
 	})
 	t.Run("Absolute", func(t *testing.T) {
 		app := newTestApp(t)
-		c := app.register(t, "Ada", "ada@example.com", "secret1")
+		c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 		for d := time.Duration(0); d < auth.AbsoluteTimeout; d += 2 * 24 * time.Hour {
 			app.clock.Advance(2 * 24 * time.Hour)
 			c.get("/profile") // an active shopper, never idle

@@ -203,12 +203,12 @@ func TestCart_CrossSiteChangesNothing(t *testing.T) {
 
 func TestCart_KeptAtSignIn(t *testing.T) {
 	app := newTestApp(t)
-	app.register(t, "Ada", "ada@example.com", "secret1").addToCart("/products", "nb-001", "9")
+	app.register(t, "Ada", "ada@example.com", "night-owl-41").addToCart("/products", "nb-001", "9")
 
 	visitor := app.client(t)
 	visitor.addToCart("/products", "nb-001", "4")
 	visitor.addToCart("/products", "nb-002", "1")
-	app.signIn(t, visitor, "ada@example.com", "secret1", "")
+	app.signIn(t, visitor, "ada@example.com", "night-owl-41", "")
 	if got := cartLines(t, visitor); got["nb-001"] != "10" || got["nb-002"] != "1" {
 		t.Errorf("merged cart %v, want nb-001 capped at 10 and nb-002 1", got)
 	}
@@ -216,7 +216,7 @@ func TestCart_KeptAtSignIn(t *testing.T) {
 	guest := app.client(t)
 	guest.postFrom("/", "/guest", url.Values{})
 	guest.addToCart("/products", "nb-003", "2")
-	guest.postFrom("/register", "/register", registerForm("Bo", "bo@example.com", "secret1"))
+	guest.postFrom("/register", "/register", registerForm("Bo", "bo@example.com", "night-owl-41"))
 	if got := cartLines(t, guest); got["nb-003"] != "2" {
 		t.Errorf("guest's cart after registering: %v", got)
 	}
@@ -240,7 +240,7 @@ func TestWishlist(t *testing.T) {
 		}
 	})
 
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	t.Run("TogglePersists", func(t *testing.T) {
 		c.postFrom("/product/nb-001", "/wishlist/nb-001/toggle", url.Values{"return_to": {"/product/nb-001"}})
 		_, doc := c.get("/product/nb-001")

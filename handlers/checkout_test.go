@@ -115,7 +115,7 @@ func TestCheckout_Guest(t *testing.T) {
 
 func TestCheckout_SignedInPrefillAndSavedCard(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada Lovelace", "ada@example.com", "secret1")
+	c := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
 	c.postFrom("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Toronto"}, "country": {"Canada"}, "zipCode": {"M5V"}})
 	c.addToCart("/products", "nb-003", "1")
 	_, doc := c.get("/checkout/shipping")
@@ -154,7 +154,7 @@ func TestCheckout_SignedInPrefillAndSavedCard(t *testing.T) {
 
 func TestCheckout_ValidationKeepsData(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	bad := url.Values{}
 	for k, v := range shippingValues {
@@ -198,7 +198,7 @@ func TestCheckout_ValidationKeepsData(t *testing.T) {
 		t.Errorf("shipping after Back: %q", got)
 	}
 	// The review cannot be reached by skipping a step.
-	fresh := app.register(t, "Bo", "bo@example.com", "secret1")
+	fresh := app.register(t, "Bo", "bo@example.com", "night-owl-41")
 	fresh.addToCart("/products", "nb-001", "1")
 	if res, _ := fresh.get("/checkout/review"); res.Header.Get("Location") != "/checkout/shipping" {
 		t.Errorf("skipping to review went to %q", res.Header.Get("Location"))
@@ -207,7 +207,7 @@ func TestCheckout_ValidationKeepsData(t *testing.T) {
 
 func TestCheckout_Declined(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	checkoutToReview(t, c, "4000 0000 0000 0002")
 	res := placeOrder(t, c)
@@ -228,7 +228,7 @@ func TestCheckout_Declined(t *testing.T) {
 
 func TestCheckout_PlaceOnce(t *testing.T) {
 	app := newTestApp(t, withDBFile(filepath.Join(t.TempDir(), "shop.db")))
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	checkoutToReview(t, c, testCard)
 	_, doc := c.get("/checkout/review")
@@ -272,7 +272,7 @@ func TestCheckout_NoCardDataKept(t *testing.T) {
 	app := newTestApp(t, withDBFile(filepath.Join(dir, "shop.db")), func(_ map[string]string, d *handlers.Deps) {
 		d.Log = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	checkoutToReview(t, c, testCard)
 	// A rejected attempt too: its number must not be echoed or logged.
@@ -355,7 +355,7 @@ func TestOrders_ListSortFilterPaginate(t *testing.T) {
 		t.Error("filter form carries the page")
 	}
 
-	other := app.register(t, "Eve", "eve@example.com", "secret1")
+	other := app.register(t, "Eve", "eve@example.com", "night-owl-41")
 	if res, _ := other.get("/orders/NOC-DEMO-001"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("another user's order: %d, want 404", res.StatusCode)
 	}
@@ -402,7 +402,7 @@ func TestOrders_GuestHandOverAndLookup(t *testing.T) {
 	}
 
 	// The guest registers: the order is theirs now.
-	c.postFrom("/register", "/register", registerForm("Ada", "ada@example.com", "secret1"))
+	c.postFrom("/register", "/register", registerForm("Ada", "ada@example.com", "night-owl-41"))
 	_, doc = c.get("/orders")
 	if doc.Find(`[data-testid="order-row"]`).Length() != 1 {
 		t.Error("guest's order did not move to the account")

@@ -2,9 +2,11 @@ package handlers
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -23,13 +25,19 @@ func (a *App) contactSubmit(c *fiber.Ctx) error {
 		Subject: formValue(c, "subject"),
 		Message: formValue(c, "message"),
 	}
-	m.Normalize()
-	if errs := m.Validate(); errs != nil {
-		form := pages.ContactForm{Name: m.Name, Email: m.Email, Subject: m.Subject, Message: m.Message, Errors: errs}
-		return render(c, fiber.StatusUnprocessableEntity, pages.Contact(a.frame(c, "Contact Us"), form))
-	}
-	if err := a.Contact.CreateContactMessage(c.UserContext(), &m); err != nil {
+	desk := shop.ContactDesk{Store: a.Contact, Throttle: a.Throttle}
+	errs, err := desk.Send(c.UserContext(), &m, c.IP())
+	form := pages.ContactForm{Name: m.Name, Email: m.Email, Subject: m.Subject, Message: m.Message, Errors: errs}
+	if retry, ok := auth.Throttled(err); ok {
+		// Refused, not stored: say so and keep what was typed.
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
+		form.Error = fmt.Sprintf(shop.MsgContactThrottled, shop.RetryIn(retry))
+		return render(c, fiber.StatusTooManyRequests, pages.Contact(a.frame(c, "Contact Us"), form))
+	} else if err != nil {
 		return fmt.Errorf("contact form: %w", err)
+	}
+	if errs != nil {
+		return render(c, fiber.StatusUnprocessableEntity, pages.Contact(a.frame(c, "Contact Us"), form))
 	}
 	return a.redirectWithFlash(c, "/contact", ContactSuccess)
 }

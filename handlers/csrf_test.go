@@ -59,9 +59,9 @@ func TestCrossOriginGuard(t *testing.T) {
 // put in the query string is ignored, so it never has to travel in a URL.
 func TestPostIgnoresQueryString(t *testing.T) {
 	app := newTestApp(t)
-	app.register(t, "Ada", "ada@example.com", "secret1")
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c := app.client(t)
-	q := url.Values{"email": {"ada@example.com"}, "password": {"secret1"}}
+	q := url.Values{"email": {"ada@example.com"}, "password": {"night-owl-41"}}
 	res, doc := c.post("/login?"+q.Encode(), url.Values{})
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("status: got %d to %q, want 422 (the query string must not sign in)", res.StatusCode, res.Header.Get("Location"))

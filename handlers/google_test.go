@@ -81,7 +81,7 @@ func TestGoogle(t *testing.T) {
 
 	t.Run("LinksExistingAccount", func(t *testing.T) {
 		app, m := newGoogleApp(t)
-		app.register(t, "Grace Hopper", "grace@example.com", "secret1")
+		app.register(t, "Grace Hopper", "grace@example.com", "night-owl-41")
 		m.QueueUser(&mockoidc.MockUser{Subject: "g-456", Email: "grace@example.com", EmailVerified: true})
 		c := app.client(t)
 		googleRoundTrip(t, c, "", nil)
@@ -97,7 +97,7 @@ func TestGoogle(t *testing.T) {
 
 	t.Run("ErrUnverifiedEmailOfExistingAccount", func(t *testing.T) {
 		app, m := newGoogleApp(t)
-		app.register(t, "Grace", "grace@example.com", "secret1")
+		app.register(t, "Grace", "grace@example.com", "night-owl-41")
 		m.QueueUser(&mockoidc.MockUser{Subject: "g-evil", Email: "grace@example.com", EmailVerified: false})
 		c := app.client(t)
 		res, _ := googleRoundTrip(t, c, "", nil)

@@ -24,6 +24,7 @@ import (
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
 )
@@ -81,6 +82,8 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		"SESSION_SECRET": strings.Repeat("s", 40),
 		"DATA_DIR":       tb.TempDir(),
 		"DATABASE_URL":   "sqlite::memory:",
+		// Tests say which client address a request comes from.
+		"TRUSTED_PROXIES": "0.0.0.0/0,::/0",
 	}
 	var deps handlers.Deps
 	for _, o := range opts {
@@ -108,7 +111,8 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Health, deps.Contact, deps.Users = db, db, db
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
-	deps.Auth = &auth.Service{Users: db, Resets: db, Mailer: &mail.Outbox{Store: db, Log: log},
+	deps.Throttle = &shop.Throttle{Store: db, Now: clock.Now}
+	deps.Auth = &auth.Service{Users: db, Resets: db, Links: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
 	deps.Catalog = catalog.NewService(db, log)

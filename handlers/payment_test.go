@@ -64,9 +64,9 @@ func placeAsync(c *client, key string) chan *http.Response {
 // the second device during the payment stays in the cart.
 func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 	app := newTestApp(t)
-	phone := app.register(t, "Ada", "ada@example.com", "secret1")
+	phone := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	laptop := app.client(t)
-	if res := app.signIn(t, laptop, "ada@example.com", "secret1", "/"); res.StatusCode != http.StatusSeeOther {
+	if res := app.signIn(t, laptop, "ada@example.com", "night-owl-41", "/"); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign in: %d", res.StatusCode)
 	}
 	phone.addToCart("/products", "nb-001", "2")
@@ -140,7 +140,7 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 // was declined; never "placed" on a 404.
 func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 	app := newTestApp(t)
-	c := app.register(t, "Ada", "ada@example.com", "secret1")
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	checkoutToReview(t, c, "4000 0000 0000 0002")
 	key := reviewKey(t, c)

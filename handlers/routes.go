@@ -46,6 +46,9 @@ type Deps struct {
 	Checkout  *checkout.Service
 	// Storage keeps sessions and rate-limit counters server-side.
 	Storage fiber.Storage
+	// Throttle counts attempts for the limits of package shop (contact
+	// messages; the account service has its own); nil means no limits.
+	Throttle *shop.Throttle
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -68,9 +71,15 @@ func New(d Deps) *fiber.App {
 	}
 	a := &App{Deps: d, flash: newFlasher(d.Config.SessionSecret, d.Config.Secure())}
 	app := fiber.New(fiber.Config{
-		AppName:               d.Config.ShopName,
-		ErrorHandler:          a.handleError,
-		DisableStartupMessage: true,
+		// Behind trusted reverse proxies the client address (which the
+		// throttles count by) comes from X-Forwarded-For.
+		ProxyHeader:             proxyHeader(d.Config.TrustedProxies),
+		EnableTrustedProxyCheck: len(d.Config.TrustedProxies) > 0,
+		TrustedProxies:          d.Config.TrustedProxies,
+		EnableIPValidation:      true,
+		AppName:                 d.Config.ShopName,
+		ErrorHandler:            a.handleError,
+		DisableStartupMessage:   true,
 		// Immutable copies every string Fiber hands out, so values read from
 		// params, queries and forms may safely outlive the handler.
 		Immutable:    true,
@@ -131,18 +140,17 @@ func New(d Deps) *fiber.App {
 	app.Get("/shipping", a.shipping)
 	app.Get("/returns", a.returns)
 
-	// Accounts. Failed sign-ins are limited per e-mail (so one account cannot
-	// be guessed at) and, more loosely, per address (shoppers share
-	// addresses behind NAT); successful ones do not count.
-	loginPerEmail := a.limit("login-email", 5, true, a.loginThrottled, func(c *fiber.Ctx) string {
-		return shop.NormalizeEmail(formValue(c, "email"))
-	})
-	loginPerIP := a.limit("login-ip", 20, true, a.loginThrottled, (*fiber.Ctx).IP)
+	// Accounts. Sign-in failures and e-mail requests are throttled by the
+	// account service (per address, per account at an address, per
+	// account), the contact form by shop.ContactDesk.
 	perIP := func(name string, max int) fiber.Handler {
 		return a.limit(name, max, false, a.tooManyRequests, (*fiber.Ctx).IP)
 	}
 	app.Get("/login", a.loginPage)
-	app.Post("/login", loginPerIP, loginPerEmail, a.loginSubmit)
+	app.Post("/login", a.loginSubmit)
+	app.Post("/login/link", a.signInLinkRequest)
+	app.Get("/login/link", a.signInLinkPage)
+	app.Post("/login/link/confirm", perIP("link-confirm", 10), a.signInLinkConfirm)
 	app.Get("/register", a.registerPage)
 	app.Post("/register", perIP("register", 10), a.registerSubmit)
 	app.Post("/guest", perIP("guest", 30), a.continueAsGuest)
@@ -150,7 +158,7 @@ func New(d Deps) *fiber.App {
 	app.Post("/auth/google", perIP("google", 30), a.googleBegin)
 	app.Get("/auth/google/callback", a.googleCallback)
 	app.Get("/forgot-password", a.forgotPage)
-	app.Post("/forgot-password", perIP("forgot", 5), a.forgotSubmit)
+	app.Post("/forgot-password", a.forgotSubmit)
 	app.Get("/reset-password", a.resetPage)
 	app.Post("/reset-password", perIP("reset", 10), a.resetSubmit)
 
@@ -211,6 +219,13 @@ func (a *App) limit(name string, max int, onlyFailures bool, reached fiber.Handl
 
 func (a *App) tooManyRequests(c *fiber.Ctx) error {
 	return fiber.NewError(fiber.StatusTooManyRequests, MsgTooManyRequests)
+}
+
+func proxyHeader(trusted []string) string {
+	if len(trusted) == 0 {
+		return ""
+	}
+	return fiber.HeaderXForwardedFor
 }
 
 func hstsMaxAge(secure bool) int {

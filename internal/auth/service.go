@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -35,7 +36,11 @@ const (
 	MsgLogoutFailed      = "Failed to log out. Please try again."
 	MsgWrongPassword     = "Your current password is incorrect."
 	MsgResetSent         = "If an account exists for that email, we have sent a link to reset your password."
+	MsgPasswordBlank     = "Password cannot be only spaces."
+	MsgPasswordCommon    = "This password is too common or too easy to guess. Please choose another one."
+	MsgLinkSent          = "If an account exists for that email, we have sent you a one-time sign-in link. It works once, within 15 minutes."
 	resetTokenLifetime   = time.Hour
+	signInLinkLifetime   = 15 * time.Minute
 	maxPasswordBytes     = 72 // bcrypt ignores anything longer
 	resetTokenRandomSize = 32
 )
@@ -46,8 +51,12 @@ var ErrBadCredentials = shop.Errorf(shop.EINVALID, MsgBadCredentials)
 
 // Service holds the account rules.
 type Service struct {
-	Users    shop.UserStore
-	Resets   shop.PasswordResetStore
+	Users  shop.UserStore
+	Resets shop.PasswordResetStore
+	Links  shop.SignInLinkStore
+	// Throttle limits sign-in failures and e-mail requests; nil means no
+	// limits (some tests).
+	Throttle *shop.Throttle
 	Mailer   mail.Mailer
 	BaseURL  string // for links in e-mails
 	HashCost int    // bcrypt cost; tests use bcrypt.MinCost
@@ -65,8 +74,10 @@ type RegisterInput struct {
 }
 
 // CheckPassword applies the password rules shared by registration, the
-// password change and the reset form.
-func CheckPassword(password, confirm string, errs shop.FieldErrors, field, confirmField string) {
+// password change and the reset form: the spec's minimum length, bcrypt's
+// maximum, not only white space, and not a commonly used password (or one
+// made of the shopper's own name or e-mail, given as userInputs).
+func CheckPassword(password, confirm string, errs shop.FieldErrors, field, confirmField string, userInputs ...string) {
 	switch {
 	case password == "":
 		errs[field] = "Password is required."
@@ -74,6 +85,10 @@ func CheckPassword(password, confirm string, errs shop.FieldErrors, field, confi
 		errs[field] = MsgPasswordTooShort
 	case len(password) > maxPasswordBytes:
 		errs[field] = MsgPasswordTooLong
+	case strings.TrimSpace(password) == "":
+		errs[field] = MsgPasswordBlank
+	case Common(password, userInputs...):
+		errs[field] = MsgPasswordCommon
 	}
 	if confirm == "" {
 		errs[confirmField] = "Please confirm your password."
@@ -95,7 +110,7 @@ func (in *RegisterInput) Validate() shop.FieldErrors {
 	} else if !shop.ValidEmail(in.Email) || len(in.Email) > 254 {
 		errs["email"] = "Please enter a valid email address"
 	}
-	CheckPassword(in.Password, in.ConfirmPassword, errs, "password", "confirmPassword")
+	CheckPassword(in.Password, in.ConfirmPassword, errs, "password", "confirmPassword", in.Email, in.DisplayName)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -122,8 +137,115 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (*shop.User, s
 	return u, nil, nil
 }
 
-// SignIn checks an e-mail and password.
-func (s *Service) SignIn(ctx context.Context, email, password string) (*shop.User, error) {
+// SignIn checks an e-mail and password from a client address, within the
+// sign-in throttles: failures count per address and per account at that
+// address (so guessing from elsewhere never locks the owner out), and per
+// account overall (an account guessed at from many addresses). A throttled
+// attempt is refused with a *shop.ThrottledError before the password is
+// looked at; its owner can still get in with RequestSignInLink.
+func (s *Service) SignIn(ctx context.Context, email, password, addr string) (*shop.User, error) {
+	email = shop.NormalizeEmail(email)
+	acctAddr := email + "|" + addr
+	if s.Throttle != nil {
+		for _, c := range []struct {
+			l       shop.Limit
+			subject string
+		}{{shop.LimitSignInAddress, addr}, {shop.LimitSignInAccountAddress, acctAddr}, {shop.LimitSignInAccount, email}} {
+			if err := s.Throttle.Check(ctx, c.l, c.subject); err != nil {
+				return nil, err
+			}
+		}
+	}
+	u, err := s.authenticate(ctx, email, password)
+	if s.Throttle == nil {
+		return u, err
+	}
+	if errors.Is(err, ErrBadCredentials) {
+		for _, c := range []struct {
+			l       shop.Limit
+			subject string
+		}{{shop.LimitSignInAddress, addr}, {shop.LimitSignInAccountAddress, acctAddr}, {shop.LimitSignInAccount, email}} {
+			if ferr := s.Throttle.Fail(ctx, c.l, c.subject); ferr != nil {
+				s.Log.Error("count sign-in failure", "err", ferr)
+			}
+		}
+	} else if err == nil {
+		if cerr := s.Throttle.Clear(ctx, shop.LimitSignInAccountAddress, acctAddr); cerr != nil {
+			s.Log.Error("clear sign-in failures", "err", cerr)
+		}
+	}
+	return u, err
+}
+
+// Throttled reports whether err is a refusal by a throttle, and when to
+// retry.
+func Throttled(err error) (time.Duration, bool) {
+	var te *shop.ThrottledError
+	if errors.As(err, &te) {
+		return te.RetryAfter, true
+	}
+	return 0, false
+}
+
+// RequestSignInLink e-mails a one-time sign-in link when the address has
+// an account (and does nothing otherwise; the caller shows MsgLinkSent
+// either way). Requests are limited per client address (refused with a
+// *shop.ThrottledError) and per account (silently, so the answer never
+// tells whether an account exists). A new link revokes older ones.
+func (s *Service) RequestSignInLink(ctx context.Context, email, addr string) error {
+	if s.Throttle != nil {
+		if err := s.Throttle.Allow(ctx, shop.LimitSignInLinkAddress, addr); err != nil {
+			return err
+		}
+	}
+	u, _, err := s.Users.UserByEmail(ctx, email)
+	if shop.ErrorCode(err) == shop.ENOTFOUND || (u != nil && u.IsGuest) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("sign-in link: %w", err)
+	}
+	if s.Throttle != nil {
+		if err := s.Throttle.Allow(ctx, shop.LimitSignInLinkAccount, u.ID); err != nil {
+			s.Log.Warn("sign-in link requests over the limit", "user", u.ID)
+			return nil
+		}
+	}
+	if err := s.Links.RevokeSignInLinks(ctx, u.ID); err != nil {
+		return fmt.Errorf("sign-in link: %w", err)
+	}
+	token := randomToken()
+	if err := s.Links.CreateSignInLink(ctx, u.ID, hashToken(token), s.Now().Add(signInLinkLifetime)); err != nil {
+		return fmt.Errorf("sign-in link: %w", err)
+	}
+	link := s.BaseURL + "/login/link?token=" + token
+	body := fmt.Sprintf("Hello %s,\n\nSomeone asked for a one-time link to sign in to your account, which had too many failed sign-in attempts. To sign in, open this link within 15 minutes:\n\n%s\n\nIf it was not you, ignore this e-mail; consider changing your password.\n", u.DisplayName, link)
+	if err := s.Mailer.Send(ctx, shop.Email{To: u.Email, Subject: "Your sign-in link", Body: body}); err != nil {
+		return fmt.Errorf("sign-in link: %w", err)
+	}
+	return nil
+}
+
+// SignInWithLink uses a one-time sign-in link from addr: it works once,
+// and clears the failures of that account at that address.
+func (s *Service) SignInWithLink(ctx context.Context, token, addr string) (*shop.User, error) {
+	userID, err := s.Links.ConsumeSignInLink(ctx, hashToken(token))
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.Users.UserByID(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("sign-in link: %w", err)
+	}
+	if s.Throttle != nil {
+		if err := s.Throttle.Clear(ctx, shop.LimitSignInAccountAddress, u.Email+"|"+addr); err != nil {
+			s.Log.Error("clear sign-in failures", "err", err)
+		}
+	}
+	return u, nil
+}
+
+// authenticate checks an e-mail and password, without throttles.
+func (s *Service) authenticate(ctx context.Context, email, password string) (*shop.User, error) {
 	u, hash, err := s.Users.UserByEmail(ctx, email)
 	if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
 		return nil, fmt.Errorf("sign in: %w", err)
@@ -158,12 +280,12 @@ func (s *Service) ChangePassword(ctx context.Context, u *shop.User, current, pas
 	if current == "" && u.HasPassword {
 		errs["currentPassword"] = "Current password is required."
 	}
-	CheckPassword(password, confirm, errs, "newPassword", "confirmPassword")
+	CheckPassword(password, confirm, errs, "newPassword", "confirmPassword", u.Email, u.DisplayName)
 	if len(errs) > 0 {
 		return 0, errs, nil
 	}
 	if u.HasPassword {
-		if _, err := s.SignIn(ctx, u.Email, current); errors.Is(err, ErrBadCredentials) {
+		if _, err := s.authenticate(ctx, u.Email, current); errors.Is(err, ErrBadCredentials) {
 			return 0, shop.FieldErrors{"currentPassword": MsgWrongPassword}, nil
 		} else if err != nil {
 			return 0, nil, err
@@ -177,17 +299,48 @@ func (s *Service) ChangePassword(ctx context.Context, u *shop.User, current, pas
 	if err != nil {
 		return 0, nil, fmt.Errorf("change password: %w", err)
 	}
+	// A reset link sent before the change must not undo it.
+	if err := s.revokeTokens(ctx, u.ID); err != nil {
+		return 0, nil, fmt.Errorf("change password: %w", err)
+	}
 	return gen, nil, nil
+}
+
+// revokeTokens makes every reset and sign-in link of the user unusable.
+func (s *Service) revokeTokens(ctx context.Context, userID string) error {
+	if err := s.Resets.RevokePasswordResets(ctx, userID); err != nil {
+		return err
+	}
+	if s.Links != nil {
+		return s.Links.RevokeSignInLinks(ctx, userID)
+	}
+	return nil
 }
 
 // RequestPasswordReset e-mails a single-use link when the address has an
 // account, and does nothing otherwise; the caller shows MsgResetSent either
-// way.
-func (s *Service) RequestPasswordReset(ctx context.Context, email string) error {
+// way. Requests are limited per client address (refused with a
+// *shop.ThrottledError) and per account (silently, so the answer never
+// tells whether an account exists). A new link revokes every older one.
+func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) error {
+	if s.Throttle != nil {
+		if err := s.Throttle.Allow(ctx, shop.LimitResetAddress, addr); err != nil {
+			return err
+		}
+	}
 	u, _, err := s.Users.UserByEmail(ctx, email)
 	if shop.ErrorCode(err) == shop.ENOTFOUND || (u != nil && u.IsGuest) {
 		return nil
 	} else if err != nil {
+		return fmt.Errorf("password reset: %w", err)
+	}
+	if s.Throttle != nil {
+		if err := s.Throttle.Allow(ctx, shop.LimitResetAccount, u.ID); err != nil {
+			s.Log.Warn("password reset requests over the limit", "user", u.ID)
+			return nil
+		}
+	}
+	if err := s.Resets.RevokePasswordResets(ctx, u.ID); err != nil {
 		return fmt.Errorf("password reset: %w", err)
 	}
 	token := randomToken()
@@ -213,6 +366,10 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirm st
 	userID, err := s.Resets.ConsumePasswordReset(ctx, hashToken(token))
 	if err != nil {
 		return nil, nil, err
+	}
+	// Using one link revokes every other one.
+	if err := s.revokeTokens(ctx, userID); err != nil {
+		return nil, nil, fmt.Errorf("reset password: %w", err)
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.HashCost)
 	if err != nil {

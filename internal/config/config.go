@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -50,6 +51,10 @@ type Config struct {
 	ShutdownGrace time.Duration
 	// MaxConns caps concurrent connections (0: the default).
 	MaxConns int
+	// TrustedProxies are the addresses (IPs or CIDR ranges) of reverse
+	// proxies whose X-Forwarded-For names the client; empty trusts none, and
+	// the client is the connection's peer.
+	TrustedProxies []string
 	// Demo creates the demo account and its orders at start.
 	Demo bool
 }
@@ -193,6 +198,15 @@ func Load(getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("MAX_CONNS must be a number from 16 to 1000000, got %q", v)
 		}
 		cfg.MaxConns = n
+	}
+	if v := strings.TrimSpace(getenv("TRUSTED_PROXIES")); v != "" {
+		for _, p := range strings.Split(v, ",") {
+			p = strings.TrimSpace(p)
+			if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+				return nil, fmt.Errorf("TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges, got %q", p)
+			}
+			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+		}
 	}
 	if v := getenv("DEMO"); v != "" {
 		demo, err := strconv.ParseBool(v)

@@ -114,6 +114,17 @@ type PasswordResetStore interface {
 	// ConsumePasswordReset marks the token used and returns its user, or an
 	// ENOTFOUND for an unknown, used or expired token.
 	ConsumePasswordReset(ctx context.Context, tokenHash string) (userID string, err error)
+	// RevokePasswordResets makes every unused token of the user unusable.
+	RevokePasswordResets(ctx context.Context, userID string) error
+}
+
+// SignInLinkStore keeps one-time sign-in links, by hash only.
+type SignInLinkStore interface {
+	CreateSignInLink(ctx context.Context, userID, tokenHash string, expires time.Time) error
+	// ConsumeSignInLink marks the link used and returns its user, or an
+	// ENOTFOUND for an unknown, used or expired link.
+	ConsumeSignInLink(ctx context.Context, tokenHash string) (userID string, err error)
+	RevokeSignInLinks(ctx context.Context, userID string) error
 }
 
 // Email is one outgoing message.

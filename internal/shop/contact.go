@@ -2,6 +2,7 @@ package shop
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -75,4 +76,33 @@ func (m *ContactMessage) Validate() FieldErrors {
 // ContactStore keeps contact messages for the support team.
 type ContactStore interface {
 	CreateContactMessage(ctx context.Context, m *ContactMessage) error
+}
+
+// MsgContactThrottled refuses a message over LimitContactAddress; %s is
+// when to try again ("5 minutes").
+const MsgContactThrottled = "Too many messages. Please try again in %s. Your message has not been sent; it is kept below."
+
+// ContactDesk takes contact messages: valid ones are stored, at most
+// LimitContactAddress.Max per client address per window.
+type ContactDesk struct {
+	Store    ContactStore
+	Throttle *Throttle // nil: no limit
+}
+
+// Send normalises and validates m and stores it. Field errors come back
+// as FieldErrors; a message over the limit as a *ThrottledError.
+func (d *ContactDesk) Send(ctx context.Context, m *ContactMessage, addr string) (FieldErrors, error) {
+	m.Normalize()
+	if errs := m.Validate(); errs != nil {
+		return errs, nil
+	}
+	if d.Throttle != nil {
+		if err := d.Throttle.Allow(ctx, LimitContactAddress, addr); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.Store.CreateContactMessage(ctx, m); err != nil {
+		return nil, fmt.Errorf("contact message: %w", err)
+	}
+	return nil, nil
 }

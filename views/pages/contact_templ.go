@@ -19,6 +19,7 @@ import (
 type ContactForm struct {
 	Name, Email, Subject, Message string
 	Errors                        shop.FieldErrors
+	Error                         string // about the whole form: too many messages
 }
 
 // Contact is the contact page with its form.
@@ -62,7 +63,7 @@ func Contact(f layout.Frame, form ContactForm) templ.Component {
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(shop.SupportHours)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/contact.templ`, Line: 25, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/contact.templ`, Line: 26, Col: 28}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
@@ -72,7 +73,12 @@ func Contact(f layout.Frame, form ContactForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if len(form.Errors) > 0 {
+			if form.Error != "" {
+				templ_7745c5c3_Err = components.FormAlert(form.Error).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			} else if len(form.Errors) > 0 {
 				templ_7745c5c3_Err = components.FormAlert("Please correct the fields marked below.").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -192,6 +192,48 @@ func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (strin
 	return userID, nil
 }
 
+// RevokePasswordResets marks every unused token of the user used.
+func (db *DB) RevokePasswordResets(ctx context.Context, userID string) error {
+	if _, err := db.db.ExecContext(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+		db.now().Unix(), userID); err != nil {
+		return fmt.Errorf("revoke password resets: %w", err)
+	}
+	return nil
+}
+
+// CreateSignInLink stores a sign-in link's hash.
+func (db *DB) CreateSignInLink(ctx context.Context, userID, tokenHash string, expires time.Time) error {
+	_, err := db.db.ExecContext(ctx, `INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+		tokenHash, userID, expires.Unix())
+	if err != nil {
+		return fmt.Errorf("insert sign-in link: %w", err)
+	}
+	return nil
+}
+
+// ConsumeSignInLink uses a link once.
+func (db *DB) ConsumeSignInLink(ctx context.Context, tokenHash string) (string, error) {
+	var userID string
+	now := db.now().Unix()
+	err := db.db.QueryRowContext(ctx, `UPDATE sign_in_links SET used_at = ?
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", shop.Errorf(shop.ENOTFOUND, "This sign-in link is invalid, used or expired. Please request a new one.")
+	} else if err != nil {
+		return "", fmt.Errorf("consume sign-in link: %w", err)
+	}
+	return userID, nil
+}
+
+// RevokeSignInLinks marks every unused link of the user used.
+func (db *DB) RevokeSignInLinks(ctx context.Context, userID string) error {
+	if _, err := db.db.ExecContext(ctx, `UPDATE sign_in_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+		db.now().Unix(), userID); err != nil {
+		return fmt.Errorf("revoke sign-in links: %w", err)
+	}
+	return nil
+}
+
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
 func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
 	_, err := db.db.ExecContext(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,

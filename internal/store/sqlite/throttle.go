@@ -1,0 +1,62 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+var _ shop.ThrottleStore = (*DB)(nil)
+
+// Hit counts one hit in one statement, so concurrent hits from several
+// instances are all counted; a hit after the window ended starts a new one.
+func (db *DB) Hit(ctx context.Context, key string, window time.Duration) (int, time.Time, error) {
+	now := db.now().Unix()
+	end := db.now().Add(window).Unix()
+	var hits int
+	var resets int64
+	err := db.db.QueryRowContext(ctx, `INSERT INTO throttle (key, hits, window_end) VALUES (?, 1, ?)
+		ON CONFLICT (key) DO UPDATE SET
+			hits = CASE WHEN window_end <= ? THEN 1 ELSE hits + 1 END,
+			window_end = CASE WHEN window_end <= ? THEN excluded.window_end ELSE window_end END
+		RETURNING hits, window_end`, key, end, now, now).Scan(&hits, &resets)
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("throttle hit: %w", err)
+	}
+	return hits, time.Unix(resets, 0), nil
+}
+
+// Hits reads a key's count in its current window.
+func (db *DB) Hits(ctx context.Context, key string) (int, time.Time, error) {
+	var hits int
+	var resets int64
+	err := db.db.QueryRowContext(ctx, `SELECT hits, window_end FROM throttle WHERE key = ? AND window_end > ?`, key, db.now().Unix()).
+		Scan(&hits, &resets)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, time.Time{}, nil
+	} else if err != nil {
+		return 0, time.Time{}, fmt.Errorf("throttle hits: %w", err)
+	}
+	return hits, time.Unix(resets, 0), nil
+}
+
+// ClearHits forgets a key.
+func (db *DB) ClearHits(ctx context.Context, key string) error {
+	if _, err := db.db.ExecContext(ctx, `DELETE FROM throttle WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("throttle clear: %w", err)
+	}
+	return nil
+}
+
+// DeleteExpiredThrottles removes counters whose window ended.
+func (db *DB) DeleteExpiredThrottles(ctx context.Context) (int64, error) {
+	res, err := db.db.ExecContext(ctx, `DELETE FROM throttle WHERE window_end <= ?`, db.now().Unix())
+	if err != nil {
+		return 0, fmt.Errorf("throttle sweep: %w", err)
+	}
+	return res.RowsAffected()
+}
