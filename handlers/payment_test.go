@@ -78,6 +78,7 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 	}
 
 	g := gate(app)
+	app.checkout.WaitForOther = -1 // answer "still processing" at once
 	first := placeAsync(phone, k1)
 	<-g.entered
 	laptop.addToCart("/products", "nb-002", "1") // during the payment
@@ -146,6 +147,7 @@ func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 	key := reviewKey(t, c)
 
 	g := gate(app)
+	app.checkout.WaitForOther = -1 // answer "still processing" at once
 	tab1 := placeAsync(c, key)
 	<-g.entered
 	res, doc := c.post("/checkout/place", url.Values{"key": {key}})
@@ -181,5 +183,45 @@ func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 	}
 	if len(cartLines(t, c)) != 1 {
 		t.Error("the decline emptied the cart")
+	}
+}
+
+// Without waiting pages, a second press waits for the first press's
+// payment and shows its outcome: both tabs end on the same order.
+func TestPlaceOrder_SecondPressWaitsForTheFirst(t *testing.T) {
+	for _, tt := range []struct {
+		name, card string
+		placed     bool
+	}{{"Approved", testCard, true}, {"Declined", "4000 0000 0000 0002", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			app := newTestApp(t)
+			c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+			c.addToCart("/products", "nb-001", "1")
+			checkoutToReview(t, c, tt.card)
+			key := reviewKey(t, c)
+			g := gate(app)
+			tab1 := placeAsync(c, key)
+			<-g.entered
+			tab2 := placeAsync(c, key)
+			close(g.release)
+			r1, r2 := <-tab1, <-tab2
+			if r1 == nil || r2 == nil {
+				t.Fatal("a press failed")
+			}
+			if tt.placed {
+				if l := r1.Header.Get("Location"); !strings.HasPrefix(l, "/orders/NOC-") || r2.Header.Get("Location") != l {
+					t.Errorf("tabs went to %q and %q, want the same order", l, r2.Header.Get("Location"))
+				}
+			} else if r1.StatusCode != http.StatusUnprocessableEntity || r2.StatusCode != http.StatusUnprocessableEntity {
+				t.Errorf("declined: tabs got %d and %d, want 422 both", r1.StatusCode, r2.StatusCode)
+			}
+			n, _ := app.db.CountOrders(context.Background(), userID(t, app, "ada@example.com"))
+			if want := map[bool]int{true: 1, false: 0}[tt.placed]; n != want {
+				t.Errorf("%d orders, want %d", n, want)
+			}
+			if n := app.db.CountCharges(context.Background()); n != 1 {
+				t.Errorf("%d charges, want 1", n)
+			}
+		})
 	}
 }

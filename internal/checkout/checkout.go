@@ -349,6 +349,11 @@ type Service struct {
 	Log     *slog.Logger
 	// PaymentTimeout bounds one charge (DefaultPaymentTimeout if 0).
 	PaymentTimeout time.Duration
+	// WaitForOther is how long a second Place Order of a cart whose payment
+	// is under way (another tab, another device) waits for that payment's
+	// outcome before answering "still processing": 0 waits up to the
+	// payment timeout, a negative value does not wait.
+	WaitForOther time.Duration
 
 	inflight sync.WaitGroup
 }
@@ -397,7 +402,8 @@ const (
 type Result struct {
 	State State
 	Order *shop.Order // set when Placed or Processing
-	// Fresh is true when this very call placed the order.
+	// Fresh is true when this very call claimed the cart (and so placed
+	// the order, or is left waiting for the gateway's answer).
 	Fresh bool
 }
 
@@ -422,6 +428,54 @@ func (s *Service) Place(ctx context.Context, in PlaceInput) (Result, error) {
 	// under way cannot miss one that is about to start.
 	s.inflight.Add(1)
 	defer s.inflight.Done()
+	res, err := s.place(ctx, in)
+	if err != nil || res.State != Processing || res.Fresh || s.WaitForOther < 0 {
+		return res, err
+	}
+	// Another press is paying for this cart: wait for its outcome (it may
+	// run on another instance, so the database is asked), then press again,
+	// which finds the placed order, or claims the cart anew if that
+	// payment failed.
+	placed, resolved := s.waitResolved(ctx, res.Order.ID)
+	switch {
+	case !resolved:
+		return res, nil
+	case placed != nil:
+		return Result{State: Placed, Order: placed}, nil
+	}
+	return s.place(ctx, in)
+}
+
+// waitResolved polls until order id is no longer pending: it returns the
+// order when it was placed, nil when it was released, and false when the
+// wait ran out first.
+func (s *Service) waitResolved(ctx context.Context, id string) (*shop.Order, bool) {
+	wait := s.WaitForOther
+	if wait == 0 {
+		wait = s.paymentTimeout()
+	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-deadline.C:
+			return nil, false
+		case <-tick.C:
+		}
+		o, err := s.Orders.Order(ctx, id)
+		if shop.ErrorCode(err) == shop.ENOTFOUND {
+			return nil, true
+		} else if err == nil && o.Status != shop.StatusPending {
+			return o, true
+		}
+	}
+}
+
+func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 	chargeKey := ChargeKey(in.Key, in.Card.Token)
 	now := s.Now().UTC()
 	o, claim, err := s.Orders.ClaimCart(ctx, in.CartOwner, in.Key, func(cart shop.Cart, placed int) (*shop.Order, error) {
@@ -472,7 +526,7 @@ func (s *Service) Place(ctx context.Context, in PlaceInput) (Result, error) {
 			// Unknown still: the recovery sweep resolves the claim once its
 			// lease ends.
 			s.Log.Error("charge outcome unknown", "err", cerr, "lookup_err", lerr, "order", o.ID)
-			return Result{State: Processing, Order: o}, nil
+			return Result{State: Processing, Order: o, Fresh: true}, nil
 		}
 	}
 	if cerr != nil {
