@@ -15,7 +15,6 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/helmet"
 	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/catalog"
@@ -91,7 +90,7 @@ func New(d Deps) *fiber.App {
 
 	// Middleware, in the order a request meets it.
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: a.logPanic}))
-	app.Use(requestid.New())
+	app.Use(requestIDs) // issue 12: a client's id only when short and safe
 	app.Use(a.accessLog)
 	policy := csp
 	if d.Config.CatalogURL != "" {
@@ -106,7 +105,9 @@ func New(d Deps) *fiber.App {
 		XFrameOptions:             "DENY",
 		CrossOriginEmbedderPolicy: "unsafe-none",
 		HSTSMaxAge:                hstsMaxAge(d.Config.Secure()),
+		PermissionPolicy:          permissionsPolicy, // issue 12
 	}))
+	app.Use(noStorePersonal) // issue 12: personal pages are never cached
 	if !d.Config.Dev {
 		// The templ live-reload proxy cannot rewrite compressed pages; static
 		// assets are compressed once, ahead of time, by the static handler.

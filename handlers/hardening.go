@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// permissionsPolicy turns off every powerful browser feature the shop does
+// not use, for its pages and anything framed in them.
+const permissionsPolicy = "accelerometer=(), autoplay=(), camera=(), display-capture=(), encrypted-media=(), " +
+	"fullscreen=(), geolocation=(), gyroscope=(), hid=(), idle-detection=(), magnetometer=(), microphone=(), " +
+	"midi=(), payment=(), picture-in-picture=(), publickey-credentials-get=(), screen-wake-lock=(), serial=(), " +
+	"usb=(), xr-spatial-tracking=(), interest-cohort=(), browsing-topics=()"
+
+// personalPrefixes are the pages that show one shopper's data: no shared
+// cache (a proxy, a CDN) may keep them, and no browser may keep them on disk
+// for the next person at a shared computer.
+var personalPrefixes = []string{"/orders", "/profile", "/settings", "/checkout", "/cart", "/wishlist"}
+
+// isPersonal reports whether path is one of the personal pages or below one.
+func isPersonal(path string) bool {
+	for _, p := range personalPrefixes {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// noStorePersonal marks personal pages Cache-Control: private, no-store,
+// whatever a handler or later middleware set.
+func noStorePersonal(c *fiber.Ctx) error {
+	err := c.Next()
+	if isPersonal(c.Path()) {
+		c.Set(fiber.HeaderCacheControl, "private, no-store")
+	}
+	return err
+}
+
+// maxRequestIDLength bounds a request id accepted from a client (or a proxy
+// in front of the shop).
+const maxRequestIDLength = 64
+
+// safeRequestID reports whether id is a short token of letters, digits and
+// . _ - : nothing a log reader or a log parser could be fooled by.
+func safeRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLength {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// requestIDs gives every request an id for the logs and the X-Request-Id
+// response header: the one a client or proxy sent when it is a safe short
+// token, a fresh random one otherwise.
+func requestIDs(c *fiber.Ctx) error {
+	id := c.Get(fiber.HeaderXRequestID)
+	if !safeRequestID(id) {
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		id = hex.EncodeToString(b)
+	}
+	c.Set(fiber.HeaderXRequestID, id)
+	c.Locals("requestid", id)
+	return c.Next()
+}
+
+// validText makes form text valid UTF-8: each invalid byte sequence becomes
+// U+FFFD, as browsers do when they decode, so nothing stored or rendered is
+// malformed.
+func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }

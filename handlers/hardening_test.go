@@ -1,0 +1,90 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Issue 12 case 9: every page has a Permissions-Policy that turns off the
+// features the shop does not use.
+func TestHeaders_PermissionsPolicy(t *testing.T) {
+	app := newTestApp(t)
+	res, _ := app.client(t).get("/")
+	pp := res.Header.Get("Permissions-Policy")
+	for _, f := range []string{"camera=()", "microphone=()", "geolocation=()", "payment=()"} {
+		if !strings.Contains(pp, f) {
+			t.Errorf("Permissions-Policy %q lacks %s", pp, f)
+		}
+	}
+}
+
+// Issue 12 case 10: personal pages are private, no-store; public ones are
+// not.
+func TestHeaders_NoStoreOnPersonalPages(t *testing.T) {
+	app := newTestApp(t)
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	c.addToCart("/products", "nb-001", "1")
+	for _, path := range []string{"/orders", "/orders/lookup", "/profile", "/profile/setup", "/settings", "/checkout", "/checkout/shipping", "/cart", "/wishlist", "/orders/NOC-NOPE"} {
+		res, _ := c.get(path)
+		if got := res.Header.Get("Cache-Control"); got != "private, no-store" {
+			t.Errorf("%s (%d): Cache-Control %q, want private, no-store", path, res.StatusCode, got)
+		}
+	}
+	for _, path := range []string{"/", "/products", "/faq"} {
+		if res, _ := c.get(path); strings.Contains(res.Header.Get("Cache-Control"), "no-store") {
+			t.Errorf("%s: public page is no-store", path)
+		}
+	}
+}
+
+// Issue 12 case 11: a client's X-Request-Id is used only when it is a short
+// token of safe characters; anything else gets a generated id.
+func TestHeaders_RequestID(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client(t)
+	if res, _ := c.get("/", "X-Request-Id", "lb-7f3a.42_x"); res.Header.Get("X-Request-Id") != "lb-7f3a.42_x" {
+		t.Errorf("safe id not kept: %q", res.Header.Get("X-Request-Id"))
+	}
+	for _, bad := range []string{`"} injected=1 {"`, strings.Repeat("a", 65), "id with spaces", "ünïcode"} {
+		res, _ := c.get("/", "X-Request-Id", bad)
+		got := res.Header.Get("X-Request-Id")
+		if got == bad || len(got) != 32 || strings.Trim(got, "0123456789abcdef") != "" {
+			t.Errorf("sent %q, got back %q, want a fresh 32-hex id", bad, got)
+		}
+	}
+	if res, _ := c.get("/"); len(res.Header.Get("X-Request-Id")) != 32 {
+		t.Errorf("no id generated: %q", res.Header.Get("X-Request-Id"))
+	}
+}
+
+// Issue 12 case 12: invalid UTF-8 in form text is never stored: each
+// invalid sequence becomes U+FFFD.
+func TestForms_InvalidUTF8Normalised(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client(t)
+	body := "name=Ada%ff&email=ada%40example.com&subject=Hi%c3%28there&message=Bad+%e2%82+bytes"
+	c.get("/contact")
+	req := httptest.NewRequest(http.MethodPost, "/contact", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	if res := c.do(req); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("contact: %d", res.StatusCode)
+	}
+	msgs, _ := app.db.ContactMessages(context.Background())
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages", len(msgs))
+	}
+	m := msgs[0]
+	for _, s := range []string{m.Name, m.Subject, m.Message} {
+		if !utf8.ValidString(s) {
+			t.Errorf("stored invalid UTF-8: %q", s)
+		}
+	}
+	if m.Name != "Ada\uFFFD" {
+		t.Errorf("name %q, want Ada + U+FFFD", m.Name)
+	}
+}
