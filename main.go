@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -24,6 +25,7 @@ import (
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/demo"
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/netlimit"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
@@ -45,6 +47,15 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 
 	if len(args) > 0 {
 		return command(ctx, cfg, log, args)
+	}
+
+	// Room for many connections; MaxConns stays below the limit so the
+	// database and the log keep descriptors of their own.
+	if limit, err := netlimit.RaiseFileLimit(); err != nil {
+		log.Warn("open-file limit", "err", err)
+	} else if reserve := uint64(128); limit > reserve && uint64(cfg.MaxConns) > limit-reserve {
+		cfg.MaxConns = int(limit - reserve)
+		log.Info("connection cap lowered to fit the open-file limit", "max_conns", cfg.MaxConns, "nofile", limit)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -130,8 +141,12 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- app.Listen(addr) }()
+	go func() { errc <- app.Listener(netlimit.Wrap(ln, log)) }()
 	log.Info("listening", "addr", addr, "base_url", cfg.BaseURL.String(), "dev", cfg.Dev)
 
 	select {

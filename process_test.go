@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -32,9 +35,28 @@ func TestMain(m *testing.M) {
 type server struct {
 	cmd  *exec.Cmd
 	base string
+	addr string
 	dir  string
 	done chan error
-	logs *strings.Builder
+	logs *syncBuffer
+}
+
+// syncBuffer collects a child's stderr while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func freePort(t *testing.T) int {
@@ -56,12 +78,13 @@ func startServer(t *testing.T, dir string, env ...string) *server {
 	cmd.Env = append(os.Environ(), "STOREFRONT_TEST_SERVE=1", fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dir,
 		"LOG_LEVEL=warn", "SESSION_SECRET="+strings.Repeat("s", 40))
 	cmd.Env = append(cmd.Env, env...)
-	logs := &strings.Builder{}
+	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), dir: dir, done: make(chan error, 1), logs: logs}
+	s := &server{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), addr: fmt.Sprintf("127.0.0.1:%d", port),
+		dir: dir, done: make(chan error, 1), logs: logs}
 	go func() { s.done <- cmd.Wait() }()
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
@@ -249,4 +272,73 @@ func TestProcess_SigtermWaitsForPayment(t *testing.T) {
 	if got := orderStates(t, dir); got["processing"] != 1 || got["pending"] != 0 {
 		t.Errorf("orders %v, want one processing", got)
 	}
+}
+
+// Issue 12 case 4: with its open-file limit lowered while it runs (prlimit)
+// and flooded with idle connections past that limit, the server runs out
+// of descriptors (EMFILE), sheds connections instead of exiting, and
+// answers again once the flood is gone.
+func TestProcess_SurvivesDescriptorExhaustion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("floods a server")
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	srv := startServer(t, t.TempDir())
+	const limit, flood = 128, 400
+	if out, err := exec.Command(prlimit, "--pid", fmt.Sprint(srv.cmd.Process.Pid), fmt.Sprintf("--nofile=%d:%d", limit, limit)).CombinedOutput(); err != nil {
+		t.Fatalf("prlimit: %v %s", err, out)
+	}
+
+	var conns []net.Conn
+	for i := 0; i < flood; i++ {
+		c, err := net.DialTimeout("tcp", srv.addr, 2*time.Second)
+		if err != nil {
+			break // the backlog is full: refused, as it should be
+		}
+		conns = append(conns, c)
+	}
+	waitFor(t, "the server to run out of descriptors", func() bool {
+		return strings.Contains(srv.logs.String(), "too many open files")
+	})
+	// Connections the server could not keep were closed, not left hanging.
+	var dropped atomic.Int64
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			if _, err := c.Read(make([]byte, 1)); err != nil {
+				var ne net.Error
+				if !(errors.As(err, &ne) && ne.Timeout()) {
+					dropped.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, c := range conns {
+		c.Close()
+	}
+	if dropped.Load() == 0 && len(conns) == flood {
+		t.Errorf("no connection was refused or dropped: the limit was never reached")
+	}
+	select {
+	case err := <-srv.done:
+		t.Fatalf("the server exited under the flood: %v\n%s", err, srv.logs)
+	default:
+	}
+	hc := &http.Client{Timeout: 5 * time.Second}
+	waitFor(t, "the server to answer again", func() bool {
+		res, err := hc.Get(srv.base + "/healthz")
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	})
+	t.Logf("flood: %d connections opened, %d dropped by the server", len(conns), dropped.Load())
 }

@@ -86,6 +86,9 @@ func New(d Deps) *fiber.App {
 		WriteTimeout: 15 * time.Second,
 		IdleTimeout:  60 * time.Second,
 		BodyLimit:    1 << 20,
+		// issue 12: at most this many connections at once; more are answered
+		// 503 and closed, so a flood cannot use up the descriptors.
+		Concurrency: d.Config.MaxConns,
 	})
 
 	// Middleware, in the order a request meets it.
