@@ -269,7 +269,9 @@ export function useShop({ env } = {}) {
      * registrations a minute). Needs sqlite3, like queryDB.
      */
     resetRateLimits(t) {
-      this.queryDB(t, "DELETE FROM kv WHERE key LIKE 'limit:%'");
+      // Fiber's limiters (kv) and the shop's throttles (sign-in, contact,
+      // reset and sign-in-link requests: the throttle table).
+      this.queryDB(t, "DELETE FROM kv WHERE key LIKE 'limit:%'; DELETE FROM throttle;");
     },
   };
   active = shop;

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -216,9 +217,16 @@ type Filter struct {
 // prices are ignored, and a minimum above the maximum swaps them.
 func ParseFilter(get func(string) string, categories []string) Filter {
 	f := shop.ProductFilter{Page: 1, PageSize: shop.CataloguePageSize, Sort: shop.SortPriceAsc}
-	f.Query = strings.Join(strings.Fields(get("q")), " ")
+	// Invalid UTF-8 is dropped and a long query is cut on a character
+	// boundary with no trailing space, so the canonical URL parses back to
+	// itself (found by FuzzParseFilter).
+	f.Query = strings.Join(strings.Fields(strings.ToValidUTF8(get("q"), "")), " ")
 	if len(f.Query) > 200 {
-		f.Query = f.Query[:200]
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(f.Query[cut]) {
+			cut--
+		}
+		f.Query = strings.TrimSpace(f.Query[:cut])
 	}
 	if f.Query != "" {
 		f.Sort = shop.SortRelevance
