@@ -798,6 +798,35 @@ describe('checkout', () => {
       await open(page, '/orders');
       assert.equal(await page.getByTestId('order-row').count(), 1, 'the history lists one order');
     });
+
+    // Issue 12: tab 1 pays with the decline card while tab 2 presses Place
+    // Order: tab 2 must not say "placed" (it used to, on a 404 page); both
+    // tabs show the decline, the cart is kept and there is no order.
+    forEachMode('Place Order in two tabs with a declined card: both tabs show the decline', async ({ page, context, js, shop, t }) => {
+      await continueAsGuest(page);
+      await addFromProductPage(page, 'nb-024', js);
+      await open(page, '/checkout/shipping');
+      const values = shippingFor('twotabs', js);
+      await completeShipping(page, values);
+      await completePayment(page, DECLINED_CARD);
+      const second = await context.newPage();
+      try {
+        await open(second, '/checkout/review');
+        const [r1, r2] = await Promise.all([submit(page, page.getByTestId('place-order')), submit(second, second.getByTestId('place-order'))]);
+        assert.equal(r1.status(), 422, 'tab 1 is told the card was declined');
+        assert.equal(r2.status(), 422, 'tab 2 is told the card was declined');
+        for (const p of [page, second]) {
+          await expectFormAlert(p, MSG.orderFailed);
+          assert.equal(pathOf(p), '/checkout/place');
+          assert.equal(await p.getByTestId('flash').count(), 0, 'no "placed" message');
+          assert.equal(await p.locator('.review-lines li').count(), 1, 'the cart is kept');
+        }
+      } finally {
+        await second.close();
+      }
+      const rows = shop.queryDB(t, `SELECT id FROM orders WHERE email = ${sqlString(values.Email)}`);
+      if (rows) assert.deepEqual(rows, [], 'no order was stored');
+    });
   });
 
   // -------------------------------------------------------------------------

@@ -65,7 +65,9 @@ async function disableBrowserValidation(page) {
 }
 
 describe('foundation', () => {
-  const shop = useShop();
+  // X-Forwarded-For from the test browser is trusted, so a test can send
+  // from an address of its own (the contact form is limited per address).
+  const shop = useShop({ env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
 
   // -------------------------------------------------------------------------
   // 1. Static pages
@@ -443,6 +445,33 @@ describe('foundation', () => {
       assert.equal(await page.getByTestId('flash').count(), 0, 'the flash is gone after a reload');
       const after = shop.queryDB(t, `SELECT count(*) AS n FROM contact_messages WHERE email = ${sqlString(msg.email)}`);
       if (after) assert.equal(after[0].n, 1, 'the reload did not store the message again');
+    });
+
+    // Issue 12: the contact form is rate-limited per address (5 messages in
+    // 10 minutes); a refused message says when to retry, keeps what was
+    // typed and is not stored.
+    forEachMode('too many messages from one address: a clear refusal that keeps the text', async ({ page, context, js, shop, t }) => {
+      await context.setExtraHTTPHeaders({ 'X-Forwarded-For': js ? '192.0.2.10' : '192.0.2.11' });
+      const email = `${unique('flood')}@example.test`;
+      const send = async (message) => {
+        await open(page, '/contact');
+        await field(page, 'Name').fill('Ada');
+        await field(page, 'Email').fill(email);
+        await field(page, 'Subject').fill('Order');
+        await field(page, 'Message').fill(message);
+        return submitContact(page);
+      };
+      for (let i = 1; i <= 5; i++) assert.equal((await send(`Message ${i}`)).status(), 303, `message ${i} is sent`);
+      const res = await send('The sixth, typed with care');
+      assert.equal(res.status(), 429);
+      const alert = page.getByTestId('form-alert');
+      await expectVisible(alert, 'the refusal');
+      assert.equal(await text(alert), 'Too many messages. Please try again in 10 minutes. Your message has not been sent; it is kept below.');
+      assert.equal(await page.getByTestId('flash').count(), 0, 'no success message');
+      assert.equal(await field(page, 'Message').inputValue(), 'The sixth, typed with care', 'the message is kept');
+      assert.equal(await field(page, 'Subject').inputValue(), 'Order');
+      const rows = shop.queryDB(t, `SELECT message FROM contact_messages WHERE email = ${sqlString(email)}`);
+      if (rows) assert.equal(rows.length, 5, 'the refused message is not stored');
     });
 
     forEachMode('a form posted from another site is refused and nothing is stored', async ({ page, shop, t }) => {

@@ -101,3 +101,34 @@ func TestLoad_Errors(t *testing.T) {
 		})
 	}
 }
+
+// Issue 12's settings: payment timeout, shutdown grace, connection cap and
+// trusted proxies, with their defaults and refusals.
+func TestLoad_HardeningSettings(t *testing.T) {
+	cfg, err := config.Load(env(map[string]string{"DATA_DIR": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PaymentTimeout.String() != "30s" || cfg.ShutdownGrace.String() != "35s" || cfg.MaxConns != config.DefaultMaxConns || cfg.TrustedProxies != nil {
+		t.Errorf("defaults: timeout %s grace %s conns %d proxies %v", cfg.PaymentTimeout, cfg.ShutdownGrace, cfg.MaxConns, cfg.TrustedProxies)
+	}
+	cfg, err = config.Load(env(map[string]string{"DATA_DIR": t.TempDir(), "PAYMENT_DELAY": "20s", "PAYMENT_TIMEOUT": "40s",
+		"SHUTDOWN_GRACE": "1m", "MAX_CONNS": "500", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PaymentTimeout.String() != "40s" || cfg.ShutdownGrace.String() != "1m0s" || cfg.MaxConns != 500 || len(cfg.TrustedProxies) != 2 {
+		t.Errorf("set: %+v", cfg)
+	}
+	for name, bad := range map[string]map[string]string{
+		"timeout not above delay": {"PAYMENT_DELAY": "20s", "PAYMENT_TIMEOUT": "20s"},
+		"grace":                   {"SHUTDOWN_GRACE": "forever"},
+		"conns":                   {"MAX_CONNS": "3"},
+		"proxies":                 {"TRUSTED_PROXIES": "10.0.0.0/8,not-an-ip"},
+	} {
+		bad["DATA_DIR"] = t.TempDir()
+		if _, err := config.Load(env(bad)); err == nil {
+			t.Errorf("%s: accepted %v", name, bad)
+		}
+	}
+}
