@@ -161,6 +161,11 @@ func (db *DB) HandOver(ctx context.Context, guestID, userID string) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE orders SET user_id = ? WHERE user_id = ?`, userID, guestID); err != nil {
 			return fmt.Errorf("hand over orders: %w", err)
 		}
+		// A payment under way for the guest's cart completes on the merged
+		// cart: its lines come out of the account's cart.
+		if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE orders SET cart_owner = ? WHERE cart_owner = ?`, userID, guestID); err != nil {
+			return fmt.Errorf("hand over orders: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ? AND is_guest = 1`, guestID); err != nil {
 			return fmt.Errorf("delete guest: %w", err)
 		}
