@@ -342,3 +342,36 @@ func TestProcess_SurvivesDescriptorExhaustion(t *testing.T) {
 	})
 	t.Logf("flood: %d connections opened, %d dropped by the server", len(conns), dropped.Load())
 }
+
+// A payment longer than the shutdown grace: the process still exits 0 at
+// the end of the grace, the order is left pending, and the next start's
+// recovery sweep resolves it (released: the charge never completed), so
+// nothing stays stuck.
+func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the server twice")
+	}
+	dir := t.TempDir()
+	env := []string{"PAYMENT_DELAY=3s", "PAYMENT_TIMEOUT=4s"}
+	srv := startServer(t, dir, append(env, "SHUTDOWN_GRACE=300ms")...)
+	sh := newShopper(t, srv.base)
+	key := sh.toReview("grace@example.com")
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, srv.base+"/checkout/place", strings.NewReader(url.Values{"key": {key}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if res, err := sh.hc.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	waitFor(t, "a pending order", func() bool { return orderStates(t, dir)["pending"] == 1 })
+	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
+	if err := <-srv.done; err != nil {
+		t.Fatalf("exit after the grace: %v\n%s", err, srv.logs)
+	}
+	if !strings.Contains(srv.logs.String(), "payments still under way") {
+		t.Errorf("no warning about the payment cut by the grace:\n%s", srv.logs)
+	}
+	startServer(t, dir, env...)
+	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
+}
