@@ -23,6 +23,7 @@ import (
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
@@ -104,7 +105,8 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Config = cfg
 	deps.Log = log
 	deps.Assets = static.Fixed{Set: set}
-	deps.Health, deps.Contact, deps.Users = db, db, db
+	deps.Health = health.NewMonitor(context.Background(), db, log)
+	deps.Contact, deps.Users = db, db
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
 	deps.Auth = &auth.Service{Users: db, Resets: db, Mailer: &mail.Outbox{Store: db, Log: log},

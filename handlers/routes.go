@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -30,7 +31,7 @@ type Deps struct {
 	Config  *config.Config
 	Log     *slog.Logger
 	Assets  static.Source
-	Health  shop.Pinger
+	Health  HealthChecker
 	Contact shop.ContactStore
 	Users   shop.UserStore
 	// Auth holds the account rules, Sessions the server-side sessions.
@@ -48,6 +49,11 @@ type Deps struct {
 	Storage fiber.Storage
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+}
+
+// HealthChecker tells /healthz whether the shop can serve (package health).
+type HealthChecker interface {
+	Check(ctx context.Context) error
 }
 
 // App holds the dependencies the handlers share.

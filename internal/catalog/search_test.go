@@ -219,7 +219,9 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 	if err := db.ReplaceCatalog(ctx, "test", []string{"home"}, renewed); err != nil {
 		t.Fatal(err)
 	}
-	svc.Invalidate()
+	if err := svc.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if got := search(); got != "t-3,t-1" {
 		t.Errorf("after the import: %q, want t-3,t-1", got)
 	}

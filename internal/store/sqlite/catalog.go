@@ -269,6 +269,35 @@ func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 	return out, nil
 }
 
+// AllProducts returns the whole catalogue in id order, for the service's
+// in-memory copy.
+func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+` FROM products p ORDER BY p.id`)
+	if err != nil {
+		return nil, fmt.Errorf("all products: %w", err)
+	}
+	defer rows.Close()
+	var out []shop.Product
+	for rows.Next() {
+		p, err := scanProduct(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan product: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// CatalogVersion returns the catalogue's version, which every
+// ReplaceCatalog raises.
+func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := db.db.QueryRowContext(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("catalogue version: %w", err)
+	}
+	return v, nil
+}
+
 // FeaturedProducts returns up to limit featured products, cheapest first.
 func (db *DB) FeaturedProducts(ctx context.Context, limit int) ([]shop.Product, error) {
 	return db.ListProducts(ctx, shop.ProductFilter{Category: shop.FeaturedCategory, Page: 1, PageSize: limit})
@@ -284,6 +313,9 @@ func (db *DB) CountProducts(ctx context.Context) (int, error) {
 func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []string, products []shop.Product) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		now := db.now().Unix()
+		if _, err := tx.ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+			return fmt.Errorf("import: bump catalogue version: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS import_ids (id TEXT PRIMARY KEY)`); err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
