@@ -41,10 +41,11 @@ var testAssets = fstest.MapFS{
 }
 
 type testApp struct {
-	app   *fiber.App
-	db    *sqlite.DB
-	cfg   *config.Config
-	clock *testClock
+	app     *fiber.App
+	db      *sqlite.DB
+	catalog *catalog.Service
+	cfg     *config.Config
+	clock   *testClock
 }
 
 // testClock is a settable clock shared by the app and its store.
@@ -120,7 +121,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, cfg: cfg, clock: clock}
+	return &testApp{app: app, db: db, catalog: deps.Catalog, cfg: cfg, clock: clock}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

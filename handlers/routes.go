@@ -12,7 +12,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/compress"
-	"github.com/gofiber/fiber/v2/middleware/etag"
 	"github.com/gofiber/fiber/v2/middleware/helmet"
 	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -105,6 +104,9 @@ func New(d Deps) *fiber.App {
 		HSTSMaxAge:                hstsMaxAge(d.Config.Secure()),
 	}))
 	if !d.Config.Dev {
+		// Anonymous pages from memory, already compressed (pagecache.go).
+		// Not in development, where templates change under the server.
+		app.Use(a.pageCache())
 		// The templ live-reload proxy cannot rewrite compressed pages; static
 		// assets are compressed once, ahead of time, by the static handler.
 		app.Use(compress.New(compress.Config{
@@ -117,7 +119,9 @@ func New(d Deps) *fiber.App {
 	app.Get("/healthz", a.healthz)
 	app.Get("/robots.txt", a.robots)
 	app.Get("/sitemap.xml", a.sitemap)
-	app.Use(etag.New(etag.Config{Weak: true}))
+	// No ETag on pages: computing one means hashing every body, which cost
+	// more CPU than the rare 304 saved; anonymous pages come from memory
+	// anyway, and static assets have immutable, hashed URLs.
 	app.Use(d.Sessions.Middleware)
 	guard, err := crossOriginGuard(d.Config.BaseURL.Scheme + "://" + d.Config.BaseURL.Host)
 	if err != nil {

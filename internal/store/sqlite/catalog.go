@@ -23,7 +23,7 @@ func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Produc
 
 // Product returns one product or an ENOTFOUND.
 func (db *DB) Product(ctx context.Context, id string) (*shop.Product, error) {
-	p, err := scanProduct(db.db.QueryRowContext(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ?`, id))
+	p, err := scanProduct(db.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, "Failed to load product details. Please try again later.")
 	} else if err != nil {
@@ -85,7 +85,7 @@ func (db *DB) ListProducts(ctx context.Context, f shop.ProductFilter) ([]shop.Pr
 	if f.Sort == shop.SortPriceDesc {
 		order = " ORDER BY p.price_cents DESC, p.id DESC"
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
+	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
 		append(args, f.PageSize, f.Offset())...)
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
@@ -109,7 +109,7 @@ func (db *DB) CountMatching(ctx context.Context, f shop.ProductFilter) (int, err
 	}
 	w, args := where(f)
 	var n int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&n); err != nil {
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count products: %w", err)
 	}
 	return n, nil
@@ -123,7 +123,7 @@ func (db *DB) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit,
 	if len(words) == 0 {
 		return nil, nil
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
+	rows, err := db.query(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", words, err)
 	}
@@ -179,10 +179,10 @@ func (db *DB) FrequentTerms(ctx context.Context, minProducts, limit int) ([]stri
 // ProductFacets reads the filterable fields of the whole catalogue.
 func (db *DB) ProductFacets(ctx context.Context) ([]shop.ProductFacet, error) {
 	var n int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("product facets: %w", err)
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products ORDER BY id`)
+	rows, err := db.query(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("product facets: %w", err)
 	}
@@ -207,6 +207,7 @@ func (db *DB) ProductsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	for i, k := range keys {
 		args[i] = k
 	}
+	// Not a kept statement: its text varies with the number of keys.
 	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
 		WHERE p.rowid IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
 	if err != nil {
@@ -245,7 +246,7 @@ func (db *DB) AllProductIDs(ctx context.Context) ([]string, error) {
 }
 
 func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
-	rows, err := db.db.QueryContext(ctx, q, args...)
+	rows, err := db.query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
@@ -272,7 +273,7 @@ func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 // AllProducts returns the whole catalogue in id order, for the service's
 // in-memory copy.
 func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+` FROM products p ORDER BY p.id`)
+	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p ORDER BY p.id`)
 	if err != nil {
 		return nil, fmt.Errorf("all products: %w", err)
 	}
@@ -292,7 +293,7 @@ func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
 // ReplaceCatalog raises.
 func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
 	var v int64
-	if err := db.db.QueryRowContext(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
+	if err := db.queryRow(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
 		return 0, fmt.Errorf("catalogue version: %w", err)
 	}
 	return v, nil
@@ -374,7 +375,7 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 // number of products that use each. The FTS index holds stems ("headphon"),
 // which make poor suggestions, so the words come from the text itself.
 func (db *DB) SearchTerms(ctx context.Context) (map[string]int, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT title || ' ' || category FROM products`)
+	rows, err := db.query(ctx, `SELECT title || ' ' || category FROM products`)
 	if err != nil {
 		return nil, fmt.Errorf("search terms: %w", err)
 	}

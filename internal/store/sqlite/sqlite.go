@@ -23,9 +23,10 @@ var migrations embed.FS
 
 // DB is the SQLite-backed store.
 type DB struct {
-	db   *sql.DB
-	now  func() time.Time
-	stem *stemmer
+	db    *sql.DB
+	stmts stmts
+	now   func() time.Time
+	stem  *stemmer
 }
 
 // Open opens (creating if needed) the database at path, or an in-memory one
@@ -118,6 +119,7 @@ func (db *DB) ProbeWrite(ctx context.Context) error {
 // Close closes the database.
 func (db *DB) Close() error {
 	db.stem.Close()
+	db.stmts.close()
 	return db.db.Close()
 }
 
