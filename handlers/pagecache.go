@@ -31,7 +31,7 @@ func (a *App) pageCache() fiber.Handler {
 	cached := cache.New(cache.Config{
 		Expiration: pageCacheTTL,
 		Methods:    []string{fiber.MethodGet},
-		MaxBytes:   32 << 20,
+		MaxBytes:   8 << 20,
 		KeyGenerator: func(c *fiber.Ctx) string {
 			return string(c.Request().URI().RequestURI()) + "|" + encodingOf(c) + "|" + strconv.FormatInt(a.Catalog.Version(), 10)
 		},
