@@ -4,7 +4,11 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -59,6 +63,9 @@ type HealthChecker interface {
 type App struct {
 	Deps
 	flash *flasher
+	// inlineCSS is the stylesheet every page carries in its head (empty in
+	// development, where the file changes under the server).
+	inlineCSS string
 }
 
 // csp allows only our own scripts, styles and images: no inline script, no
@@ -90,6 +97,18 @@ func New(d Deps) *fiber.App {
 	app.Use(requestid.New())
 	app.Use(a.accessLog)
 	policy := csp
+	if !d.Config.Dev {
+		// The stylesheet goes inline: a first paint from the HTML response
+		// alone (one round trip less on a phone's network), allowed by its
+		// hash rather than by 'unsafe-inline'.
+		if css, err := inlineStylesheet(d.Assets); err != nil {
+			d.Log.Warn("stylesheet not inlined", "err", err)
+		} else {
+			a.inlineCSS = css
+			sum := sha256.Sum256([]byte(css))
+			policy = strings.Replace(policy, "style-src 'self'", "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
+		}
+	}
 	if d.Config.CatalogURL != "" {
 		// Imported products show images from the catalogue service's hosts.
 		policy = strings.Replace(policy, "img-src 'self' data:", "img-src 'self' data: https:", 1)
@@ -227,4 +246,20 @@ func hstsMaxAge(secure bool) int {
 		return 31536000
 	}
 	return 0
+}
+
+// inlineStylesheet returns the stylesheet's text, to be put in every page.
+func inlineStylesheet(assets static.Source) (string, error) {
+	set, err := assets.Current()
+	if err != nil {
+		return "", err
+	}
+	asset, ok := set.Lookup(set.URL("css/app.css"))
+	if !ok {
+		return "", errors.New("no css/app.css among the assets")
+	}
+	if bytes.Contains(bytes.ToLower(asset.Body), []byte("</style")) {
+		return "", errors.New("css/app.css contains </style")
+	}
+	return string(asset.Body), nil
 }
