@@ -45,7 +45,7 @@ func (a *App) pageCache() fiber.Handler {
 		},
 	})
 	return func(c *fiber.Ctx) error {
-		if c.Method() != fiber.MethodGet || !anonymous(c) || strings.HasPrefix(c.Path(), static.Prefix) || c.Path() == "/healthz" {
+		if !cacheable(c) {
 			return c.Next()
 		}
 		// Every answer here depends on the encoding asked for; say so, for
@@ -53,6 +53,14 @@ func (a *App) pageCache() fiber.Handler {
 		c.Vary(fiber.HeaderAcceptEncoding)
 		return cached(c)
 	}
+}
+
+// cacheable reports whether the page cache may answer the request: a GET
+// of a page (not a static asset, not the health check) by a visitor
+// without a session.
+func cacheable(c *fiber.Ctx) bool {
+	return c.Method() == fiber.MethodGet && anonymous(c) &&
+		!strings.HasPrefix(c.Path(), static.Prefix) && c.Path() != "/healthz"
 }
 
 // anonymous reports whether the request carries none of the cookies that
