@@ -23,6 +23,7 @@ import (
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -43,6 +44,7 @@ var testAssets = fstest.MapFS{
 type testApp struct {
 	app      *fiber.App
 	db       *sqlite.DB
+	catalog  *catalog.Service
 	cfg      *config.Config
 	clock    *testClock
 	checkout *checkout.Service
@@ -108,7 +110,8 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Config = cfg
 	deps.Log = log
 	deps.Assets = static.Fixed{Set: set}
-	deps.Health, deps.Contact, deps.Users = db, db, db
+	deps.Health = health.NewMonitor(context.Background(), db, log)
+	deps.Contact, deps.Users = db, db
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
 	deps.Throttle = &shop.Throttle{Store: db, Now: clock.Now}
@@ -123,7 +126,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, cfg: cfg, clock: clock, checkout: deps.Checkout}
+	return &testApp{app: app, db: db, catalog: deps.Catalog, cfg: cfg, clock: clock, checkout: deps.Checkout}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

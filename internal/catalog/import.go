@@ -179,7 +179,9 @@ func (s *Service) LoadBuiltin(ctx context.Context) error {
 	if err := s.Store.ReplaceCatalog(ctx, SourceBuiltin, categoriesOf(parsed.Products), parsed.Products); err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
-	s.Invalidate()
+	if err := s.Reload(ctx); err != nil {
+		return fmt.Errorf("built-in catalogue: %w", err)
+	}
 	s.Log.Info("built-in catalogue loaded", "products", len(parsed.Products))
 	return nil
 }
@@ -203,8 +205,7 @@ func (s *Service) ImportFile(ctx context.Context, path string) (Parsed, error) {
 	if err := s.Store.ReplaceCatalog(ctx, SourceFile, categoriesOf(parsed.Products), parsed.Products); err != nil {
 		return parsed, err
 	}
-	s.Invalidate()
-	return parsed, nil
+	return parsed, s.Reload(ctx)
 }
 
 // Syncer imports a FakeStore-shaped service's catalogue now and then.
@@ -262,7 +263,9 @@ func (y *Syncer) SyncOnce(ctx context.Context) error {
 	if err := y.Service.Store.ReplaceCatalog(ctx, SourceFakeStore, cats, parsed.Products); err != nil {
 		return fmt.Errorf("catalogue sync: %w", err)
 	}
-	y.Service.Invalidate()
+	if err := y.Service.Reload(ctx); err != nil {
+		return fmt.Errorf("catalogue sync: %w", err)
+	}
 	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped)
 	y.Service.Warm(ctx) // logs its own failure: search then scores live
 	return nil
