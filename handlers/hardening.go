@@ -18,7 +18,9 @@ const permissionsPolicy = "accelerometer=(), autoplay=(), camera=(), display-cap
 // personalPrefixes are the pages that show one shopper's data: no shared
 // cache (a proxy, a CDN) may keep them, and no browser may keep them on disk
 // for the next person at a shared computer.
-var personalPrefixes = []string{"/orders", "/profile", "/settings", "/checkout", "/cart", "/wishlist"}
+var personalPrefixes = []string{"/orders", "/profile", "/settings", "/checkout", "/cart", "/wishlist",
+	// pages that carry a one-time token
+	"/login/link", "/reset-password"}
 
 // isPersonal reports whether path is one of the personal pages or below one.
 func isPersonal(path string) bool {
