@@ -79,7 +79,7 @@ func (a *App) loginSubmit(c *fiber.Ctx) error {
 	if len(p.Errors) > 0 {
 		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
 	}
-	u, err := a.Auth.SignIn(c.UserContext(), p.Email, password, c.IP())
+	u, err := a.Auth.SignIn(c.UserContext(), p.Email, password, a.clientIP(c))
 	if retry, ok := auth.Throttled(err); ok {
 		return a.loginThrottled(c, retry)
 	}
@@ -117,7 +117,7 @@ func (a *App) signInLinkRequest(c *fiber.Ctx) error {
 		p.Errors = shop.FieldErrors{"email": "Please enter a valid email address"}
 		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
 	}
-	err := a.Auth.RequestSignInLink(c.UserContext(), email, c.IP())
+	err := a.Auth.RequestSignInLink(c.UserContext(), email, a.clientIP(c))
 	if retry, ok := auth.Throttled(err); ok {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
 		p.Error = fmt.Sprintf(MsgTooManyResets, shop.RetryIn(retry))
@@ -139,7 +139,7 @@ func (a *App) signInLinkPage(c *fiber.Ctx) error {
 }
 
 func (a *App) signInLinkConfirm(c *fiber.Ctx) error {
-	u, err := a.Auth.SignInWithLink(c.UserContext(), formValue(c, "token"), c.IP())
+	u, err := a.Auth.SignInWithLink(c.UserContext(), formValue(c, "token"), a.clientIP(c))
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
 		return render(c, fiber.StatusUnprocessableEntity, pages.SignInLink(a.frame(c, "Sign in"),
 			pages.SignInLinkPage{Error: shop.ErrorMessage(err)}))
@@ -255,7 +255,7 @@ func (a *App) forgotSubmit(c *fiber.Ctx) error {
 		return render(c, fiber.StatusUnprocessableEntity, pages.ForgotPassword(a.frame(c, "Forgot password"),
 			pages.ForgotPasswordPage{Email: email, Errors: shop.FieldErrors{"email": msg}}))
 	}
-	err := a.Auth.RequestPasswordReset(c.UserContext(), email, c.IP())
+	err := a.Auth.RequestPasswordReset(c.UserContext(), email, a.clientIP(c))
 	if retry, ok := auth.Throttled(err); ok {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
 		return render(c, fiber.StatusTooManyRequests, pages.ForgotPassword(a.frame(c, "Forgot password"),

@@ -26,7 +26,7 @@ func (a *App) contactSubmit(c *fiber.Ctx) error {
 		Message: formValue(c, "message"),
 	}
 	desk := shop.ContactDesk{Store: a.Contact, Throttle: a.Throttle}
-	errs, err := desk.Send(c.UserContext(), &m, c.IP())
+	errs, err := desk.Send(c.UserContext(), &m, a.clientIP(c))
 	form := pages.ContactForm{Name: m.Name, Email: m.Email, Subject: m.Subject, Message: m.Message, Errors: errs}
 	if retry, ok := auth.Throttled(err); ok {
 		// Refused, not stored: say so and keep what was typed.

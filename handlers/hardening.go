@@ -3,6 +3,7 @@ package handlers
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"net/netip"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -79,3 +80,56 @@ func requestIDs(c *fiber.Ctx) error {
 // U+FFFD, as browsers do when they decode, so nothing stored or rendered is
 // malformed.
 func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// proxies are the trusted reverse proxies (TRUSTED_PROXIES) as prefixes.
+type proxies []netip.Prefix
+
+func parseProxies(list []string) proxies {
+	var out proxies
+	for _, s := range list {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+		} else if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+		}
+	}
+	return out
+}
+
+func (ps proxies) trusted(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range ps {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientIP is the address the throttles count by: the peer, or, when the
+// peer is a trusted proxy, the right-most address of X-Forwarded-For that
+// is not a trusted proxy. (The left-most entries are whatever the client
+// sent, so they could dodge every per-address limit.)
+func (a *App) clientIP(c *fiber.Ctx) string {
+	peer, ok := netip.AddrFromSlice(c.Context().RemoteIP())
+	if !ok {
+		return c.Context().RemoteIP().String()
+	}
+	peer = peer.Unmap()
+	if !a.proxies.trusted(peer) {
+		return peer.String()
+	}
+	hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
+	client := peer
+	for i := len(hops) - 1; i >= 0; i-- {
+		h, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		client = h.Unmap()
+		if !a.proxies.trusted(client) {
+			break
+		}
+	}
+	return client.String()
+}

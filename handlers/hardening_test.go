@@ -2,11 +2,16 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 // Issue 12 case 9: every page has a Permissions-Policy that turns off the
@@ -86,5 +91,30 @@ func TestForms_InvalidUTF8Normalised(t *testing.T) {
 	}
 	if m.Name != "Ada\uFFFD" {
 		t.Errorf("name %q, want Ada + U+FFFD", m.Name)
+	}
+}
+
+// Behind a trusted proxy the client is the right-most address of
+// X-Forwarded-For that is not a proxy: a client that puts addresses of its
+// own in front cannot dodge a per-address limit.
+func TestClientIP_SpoofedForwardedForDoesNotDodgeLimits(t *testing.T) {
+	app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) {
+		env["TRUSTED_PROXIES"] = "0.0.0.0/32,::/128" // the test requests' peer: one proxy
+	})
+	c := app.client(t)
+	form := url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Hi"}, "message": {"Hello"}}
+	for i := 1; i <= shop.LimitContactAddress.Max+1; i++ {
+		res, _ := c.post("/contact", form, "X-Forwarded-For", fmt.Sprintf("10.0.0.%d, 198.51.100.7", i))
+		want := http.StatusSeeOther
+		if i > shop.LimitContactAddress.Max {
+			want = http.StatusTooManyRequests
+		}
+		if res.StatusCode != want {
+			t.Fatalf("message %d: %d, want %d", i, res.StatusCode, want)
+		}
+	}
+	// Another client behind the same proxy is counted on its own.
+	if res, _ := c.post("/contact", form, "X-Forwarded-For", "198.51.100.8"); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("another client: %d", res.StatusCode)
 	}
 }

@@ -68,6 +68,8 @@ type App struct {
 	// inlineCSS is the stylesheet every page carries in its head (empty in
 	// development, where the file changes under the server).
 	inlineCSS string
+	// proxies are the trusted reverse proxies clientIP looks behind.
+	proxies proxies
 }
 
 // csp allows only our own scripts, styles and images: no inline script, no
@@ -81,16 +83,11 @@ func New(d Deps) *fiber.App {
 		d.Now = time.Now
 	}
 	a := &App{Deps: d, flash: newFlasher(d.Config.SessionSecret, d.Config.Secure())}
+	a.proxies = parseProxies(d.Config.TrustedProxies) // issue 12: clientIP
 	app := fiber.New(fiber.Config{
-		// Behind trusted reverse proxies the client address (which the
-		// throttles count by) comes from X-Forwarded-For.
-		ProxyHeader:             proxyHeader(d.Config.TrustedProxies),
-		EnableTrustedProxyCheck: len(d.Config.TrustedProxies) > 0,
-		TrustedProxies:          d.Config.TrustedProxies,
-		EnableIPValidation:      true,
-		AppName:                 d.Config.ShopName,
-		ErrorHandler:            a.handleError,
-		DisableStartupMessage:   true,
+		AppName:               d.Config.ShopName,
+		ErrorHandler:          a.handleError,
+		DisableStartupMessage: true,
 		// Immutable copies every string Fiber hands out, so values read from
 		// params, queries and forms may safely outlive the handler.
 		Immutable:    true,
@@ -186,7 +183,7 @@ func New(d Deps) *fiber.App {
 	// account service (per address, per account at an address, per
 	// account), the contact form by shop.ContactDesk.
 	perIP := func(name string, max int) fiber.Handler {
-		return a.limit(name, max, false, a.tooManyRequests, (*fiber.Ctx).IP)
+		return a.limit(name, max, false, a.tooManyRequests, a.clientIP)
 	}
 	app.Get("/login", a.loginPage)
 	app.Post("/login", a.loginSubmit)
@@ -261,13 +258,6 @@ func (a *App) limit(name string, max int, onlyFailures bool, reached fiber.Handl
 
 func (a *App) tooManyRequests(c *fiber.Ctx) error {
 	return fiber.NewError(fiber.StatusTooManyRequests, MsgTooManyRequests)
-}
-
-func proxyHeader(trusted []string) string {
-	if len(trusted) == 0 {
-		return ""
-	}
-	return fiber.HeaderXForwardedFor
 }
 
 func hstsMaxAge(secure bool) int {
