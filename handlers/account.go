@@ -211,6 +211,16 @@ func (a *App) resetPage(c *fiber.Ctx) error {
 	p := pages.ResetPasswordPage{Token: c.Query("token")}
 	if p.Token == "" {
 		p.Error = "This reset link is incomplete. Please request a new one."
+		return render(c, fiber.StatusOK, pages.ResetPassword(a.frame(c, "Reset password"), p))
+	}
+	// A used, expired or garbled link says so on arrival, not after the
+	// shopper has typed a new password twice.
+	ok, err := a.Auth.ResetLinkUsable(c.UserContext(), p.Token)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		p.Error, p.Token = auth.MsgResetLinkInvalid, ""
 	}
 	return render(c, fiber.StatusOK, pages.ResetPassword(a.frame(c, "Reset password"), p))
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -236,10 +237,14 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 	return c.Redirect("/checkout/review", fiber.StatusSeeOther)
 }
 
-func (a *App) reviewStep(c *fiber.Ctx, status int, cart shop.Cart, st checkoutState, msg string) error {
+func (a *App) reviewStep(c *fiber.Ctx, status int, cart shop.Cart, st checkoutState, msg string, declined bool) error {
 	card := st.Card.card()
+	why := ""
+	if declined {
+		why = checkout.MsgCardDeclined
+	}
 	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart), Shipping: shippingForm(*st.Shipping),
-		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: st.Key, Error: msg})
+		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: st.Key, Error: msg, Declined: why})
 }
 
 func (a *App) reviewPage(c *fiber.Ctx) error {
@@ -258,7 +263,7 @@ func (a *App) reviewPage(c *fiber.Ctx) error {
 	if err := a.saveCheckout(c, st); err != nil {
 		return err
 	}
-	return a.reviewStep(c, fiber.StatusOK, cart, st, "")
+	return a.reviewStep(c, fiber.StatusOK, cart, st, "", false)
 }
 
 // checkoutBack leaves the review for the payment step; the card must be
@@ -294,7 +299,7 @@ func (a *App) placeOrder(c *fiber.Ctx) error {
 		if len(cart.Lines) == 0 {
 			return c.Redirect("/cart", fiber.StatusSeeOther)
 		}
-		return a.reviewStep(c, fiber.StatusUnprocessableEntity, cart, st, shop.ErrorMessage(err))
+		return a.reviewStep(c, fiber.StatusUnprocessableEntity, cart, st, shop.ErrorMessage(err), errors.Is(err, checkout.ErrDeclined))
 	}
 	if err := a.Sessions.Set(c, sessionCheckout, ""); err != nil {
 		return err

@@ -686,7 +686,7 @@ describe('catalog', () => {
       assert.equal(await text(card.getByTestId('price')), money(cheapest.cents));
       assert.match(await text(card.locator('.price-was')), new RegExp(`\\${money(originalCents(cheapest.cents))}$`));
       assert.equal(await card.locator('s.price-was').count(), 1, 'the original price is struck through');
-      assert.equal(await text(card.locator('.shipping')), 'Free Shipping');
+      assert.equal(await text(card.locator('.shipping')), 'Free shipping over $50');
       const link = card.getByRole('link', { name: cheapest.title, exact: true });
       assert.equal(await link.getAttribute('href'), `/product/${cheapest.id}`);
 
@@ -716,7 +716,7 @@ describe('catalog', () => {
       assert.equal(await detail.locator('s.price-was').count(), 1);
       assert.match(await text(detail.locator('.price-was')), /\$274\.80$/);
       assert.equal(await text(detail.locator('.discount-badge')), '-20% OFF');
-      assert.equal(await text(detail.locator('.shipping')), 'Free Shipping');
+      assert.equal(await text(detail.locator('.shipping')), 'Free shipping over $50');
       assert.equal(await text(page.getByTestId('review-count')), `(${p.reviews.toString()} reviews)`);
       assert.equal(await detail.locator('.stars').getAttribute('aria-label'), `Rated ${p.rating.toFixed(1)} out of 5`);
       assert.equal(await detail.locator('img').first().getAttribute('alt'), p.title);

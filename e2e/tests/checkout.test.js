@@ -695,7 +695,7 @@ describe('checkout', () => {
       await continueAsGuest(page);
       await addFromProductPage(page, 'nb-021', js);
       await open(page, '/checkout/shipping');
-      const values = shippingFor('back', js, { Country: 'United Kingdom', City: 'Leeds', 'ZIP Code': 'LS1 4DY' });
+      const values = shippingFor('back', js, { Country: 'United Kingdom', City: 'Leeds', 'ZIP Code': 'LS1 4DY', Phone: '+44 113 496 0000' });
       await completeShipping(page, values);
 
       // Back from payment (even with a half-typed card: Back does not validate).
@@ -731,7 +731,8 @@ describe('checkout', () => {
 
       const res = await placeOrder(page, js);
       assert.equal(res.status(), 422);
-      await expectFormAlert(page, MSG.orderFailed);
+      // The spec's message, why, and the way back to the card (issue 16).
+      await expectFormAlert(page, `${MSG.orderFailed} Your card was declined. Try another card. Use another card`);
       assert.equal(await currentStep(page), '3 Review');
       assert.equal(await text(page.getByTestId('review-address')), address, 'the address is kept');
       assert.equal(await text(page.getByTestId('review-card')), 'Visa ending 0002');

@@ -114,6 +114,9 @@ type PasswordResetStore interface {
 	// ConsumePasswordReset marks the token used and returns its user, or an
 	// ENOTFOUND for an unknown, used or expired token.
 	ConsumePasswordReset(ctx context.Context, tokenHash string) (userID string, err error)
+	// PasswordResetUsable reports, without using it, whether a token is
+	// unused and unexpired, so the reset page can say so on arrival.
+	PasswordResetUsable(ctx context.Context, tokenHash string) (bool, error)
 }
 
 // Email is one outgoing message.

@@ -192,6 +192,18 @@ func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (strin
 	return userID, nil
 }
 
+// PasswordResetUsable reports whether a token could be used now; it changes
+// nothing (reads never write).
+func (db *DB) PasswordResetUsable(ctx context.Context, tokenHash string) (bool, error) {
+	var n int
+	err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM password_resets
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, tokenHash, db.now().Unix()).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("check password reset: %w", err)
+	}
+	return n > 0, nil
+}
+
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
 func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
 	_, err := db.db.ExecContext(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
