@@ -110,3 +110,34 @@ func TestPages_EveryPageHasAMetaDescription(t *testing.T) {
 		}
 	}
 }
+
+func TestSearch_TypoShowsCorrectedResults(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client(t)
+	_, doc := c.get("/search?q=hedphones")
+	if got := text(doc, `[data-testid="corrected"]`); got != "Showing results for headphones — search instead for hedphones" {
+		t.Errorf("corrected line %q", got)
+	}
+	if n := doc.Find(`[data-testid="product-card"]`).Length(); n == 0 {
+		t.Error("no results for the correction")
+	}
+	if got := doc.Find(`[data-testid="search-instead"]`).AttrOr("href", ""); got != "/search?q=hedphones&exact=1" {
+		t.Errorf("search instead %q", got)
+	}
+	res, doc := c.get("/search?q=hedphones&exact=1")
+	if res.StatusCode != http.StatusOK || doc.Find(`[data-testid="search-empty"]`).Length() != 1 || text(doc, `[data-testid="suggestion"] a`) != "headphones" {
+		t.Errorf("as typed: %d, empty %d, suggestion %q", res.StatusCode, doc.Find(`[data-testid="search-empty"]`).Length(), text(doc, `[data-testid="suggestion"] a`))
+	}
+	for _, q := range []string{"jewelry", "jewellery"} {
+		_, doc := c.get("/search?q=" + q)
+		if got := text(doc, `[data-testid="result-count"]`); got != "13 products" {
+			t.Errorf("%s: %q, want 13 products", q, got)
+		}
+		if doc.Find(`[data-testid="suggestion"], [data-testid="corrected"]`).Length() != 0 {
+			t.Errorf("%s: the shop's own spelling is corrected", q)
+		}
+	}
+	if _, doc := c.get("/search?q=cheap"); doc.Find(`[data-testid="suggestion"]`).Length() != 0 {
+		t.Errorf("cheap: suggests %q", text(doc, `[data-testid="suggestion"]`))
+	}
+}

@@ -31,7 +31,7 @@ type category struct{ slug, name, text string }
 
 var categoryTiles = []category{
 	{"electronics", "Electronics", "Headphones, cameras, keyboards and monitors for work and play."},
-	{"home", "Home", "Lamps, linens and kitchenware for evenings in."},
+	{"home", "Home", "Lamps, linens and mugs for evenings in."},
 	{"fashion", "Fashion", "Jackets, boots and backpacks for every season."},
 }
 
