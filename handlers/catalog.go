@@ -93,6 +93,9 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing
 		"hasMore":  f.Page < pagesN,
 		"nextApi":  withQuery("/api/products", f.Query(f.Page+1)),
 		"basePath": path,
+		// Any page of the listing: this address with page set, for loading
+		// earlier pages (Show previous, Back to a scrolled grid).
+		"pageApi": withQuery("/api/products", f.Query(1)),
 	})
 	l.IslandJSON = string(props)
 	return l
