@@ -169,4 +169,320 @@ describe('shopper polish', () => {
       assert.deepEqual(await widths(page, SIGNED_IN), []);
     });
   });
+
+  // -------------------------------------------------------------------------
+  // Phones
+
+  describe('phones at 375 px', () => {
+    /** The element's box in the page, asserted to lie within the viewport's width. */
+    async function expectWithinWidth(page, locator, what) {
+      const box = await locator.boundingBox();
+      assert.ok(box, `${what} is laid out`);
+      const width = await page.evaluate(() => window.innerWidth);
+      assert.ok(box.x >= 0 && box.x + box.width <= width + 0.5, `${what} lies within the ${width} px viewport (x ${box.x}, width ${box.width})`);
+      return box;
+    }
+
+    forEachMode(
+      'the checkout steps fit, with the current step named in full',
+      async ({ page }) => {
+        await toReview(page);
+        for (const [step, name] of [['/checkout/shipping', 'Shipping'], ['/checkout/payment', 'Payment'], ['/checkout/review', 'Review']]) {
+          await open(page, step);
+          const steps = page.locator('ol.steps li');
+          assert.equal(await steps.count(), 3);
+          for (let i = 0; i < 3; i++) await expectWithinWidth(page, steps.nth(i), `step ${i + 1} on ${step}`);
+          const current = page.locator('ol.steps li[aria-current=step]');
+          assert.equal(await text(current.locator('.step-name')), name);
+          assert.ok(await current.locator('.step-name').isVisible(), `"${name}" is on screen`);
+          // The others keep their names for screen readers.
+          assert.equal((await page.locator('ol.steps').innerText()).replace(/\s+/g, ' ').includes('Shipping'), true);
+          assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${step} does not scroll sideways`);
+        }
+      },
+      { viewport: PHONE },
+    );
+
+    forEachMode(
+      'the profile shows Edit Profile, the e-mail and the address without clipping',
+      async ({ page }) => {
+        await open(page, '/register');
+        const email = `a.shopper.with.a.rather.long.name.${Date.now()}${Math.random().toString(36).slice(2, 6)}@example-mail.com`;
+        const form = page.getByTestId('register-form');
+        await textbox(form, 'Full name').fill('Alexandra Montgomery-Fitzwilliam');
+        await textbox(form, 'Email').fill(email);
+        await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
+        await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
+        await submit(page, form.getByRole('button', { name: 'Create Account' }));
+        await postAs(page, '/profile/setup', '/profile/setup', {
+          action: 'save', phoneNumber: '+1 (217) 555-0100', address: '1234 Extraordinarily Long Boulevard Name, Apartment 56B',
+          city: 'Springfield', state: 'Illinois', zipCode: '62701', country: 'United States',
+        });
+        await open(page, '/profile');
+        await expectWithinWidth(page, page.getByTestId('edit-profile'), 'Edit Profile');
+        await expectWithinWidth(page, page.getByTestId('profile-email'), 'the e-mail under the name');
+        const info = page.getByTestId('profile-info');
+        for (const value of [email, '1234 Extraordinarily Long Boulevard Name, Apartment 56B']) {
+          const dd = info.locator('dd', { hasText: value });
+          await expectVisible(dd, value);
+          await expectWithinWidth(page, dd, value);
+        }
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), '/profile does not scroll sideways');
+      },
+      { viewport: PHONE },
+    );
+
+    forEachMode(
+      'each order is a stacked card with its status and items on screen',
+      async ({ page }) => {
+        const { email, password } = demo();
+        await signIn(page, email, password);
+        await open(page, '/orders');
+        const rows = page.getByTestId('order-row');
+        assert.equal(await rows.count(), 10);
+        for (let i = 0; i < 3; i++) {
+          const row = rows.nth(i);
+          const box = await expectWithinWidth(page, row, `order card ${i + 1}`);
+          const status = await expectWithinWidth(page, row.getByTestId('status'), `the status of order ${i + 1}`);
+          const items = await expectWithinWidth(page, row.getByTestId('order-items'), `the items of order ${i + 1}`);
+          assert.ok(status.y > box.y && items.y > status.y, 'date, total, status and items are stacked in the card');
+          const label = await row.getByTestId('order-items').evaluate((td) => getComputedStyle(td, '::before').content);
+          assert.equal(label, '"Items"', 'each value is labelled');
+        }
+        const wrap = page.locator('.table-wrap');
+        assert.ok(await wrap.evaluate((el) => el.scrollWidth <= el.clientWidth), 'no sideways-scrolling box');
+      },
+      { viewport: PHONE },
+    );
+
+    forEachMode(
+      'the catalogue folds its filters into "Filters · N active" and shows products on the first screen',
+      async ({ page, js }) => {
+        await open(page, '/products?category=jewelery&rating=3');
+        const summary = page.getByTestId('filters-summary');
+        await expectVisible(summary, 'the Filters disclosure');
+        assert.equal(await text(summary), 'Filters · 2 active');
+        await expectHidden(page.getByTestId('filters').getByRole('button', { name: 'Apply' }), 'the filter form, folded');
+        const card = await page.getByTestId('product-card').first().boundingBox();
+        assert.ok(card && card.y < PHONE.height - 100, `the first product starts on the first screen (at ${card?.y} px)`);
+
+        await summary.click();
+        await expectVisible(page.getByTestId('filters').getByRole('combobox', { name: 'Category' }), 'the filters, unfolded');
+        await page.getByTestId('filters').getByRole('combobox', { name: 'Minimum rating' }).selectOption('');
+        if (!js) await follow(page, page.getByTestId('filters').getByRole('button', { name: 'Apply' }));
+        else await page.waitForURL((u) => !u.searchParams.has('rating'), { timeout: WAIT_MS });
+        assert.equal(await text(page.getByTestId('filters-summary')), 'Filters · 1 active');
+
+        await open(page, '/products');
+        assert.equal(await text(page.getByTestId('filters-summary')), 'Filters');
+      },
+      { viewport: PHONE },
+    );
+
+    forEachMode('on a desktop the filters show without a disclosure', async ({ page }) => {
+      await open(page, '/products?category=jewelery');
+      await expectHidden(page.getByTestId('filters-summary'), 'the Filters summary at 1280 px');
+      await expectVisible(page.getByTestId('filters').getByRole('button', { name: 'Apply' }), 'the filter form');
+    });
+
+    forEachMode(
+      'the sticky top bar is one row: logo, search and Menu',
+      async ({ page }) => {
+        for (const width of [320, 375]) {
+          await page.setViewportSize({ width, height: 812 });
+          await open(page, '/');
+          const bar = await page.locator('header.topbar').boundingBox();
+          assert.ok(bar.height <= 72, `the top bar is ${bar.height} px tall at ${width} px (two rows were 122 px)`);
+          const search = await page.getByRole('searchbox', { name: 'Search products' }).boundingBox();
+          const menu = await page.getByTestId('nav-toggle-button').boundingBox();
+          const brand = await page.getByTestId('brand').boundingBox();
+          assert.ok(Math.abs(search.y + search.height / 2 - (menu.y + menu.height / 2)) < 4, 'search and Menu share the row');
+          assert.ok(Math.abs(brand.y + brand.height / 2 - (menu.y + menu.height / 2)) < 8, 'the logo shares the row');
+          assert.ok(search.width >= 120, `the search box stays usable (${search.width} px)`);
+          assert.equal(await page.getByTestId('nav-toggle-button').getAttribute('aria-label') ?? (await text(page.getByTestId('nav-toggle-button'))), 'Menu');
+        }
+      },
+      { viewport: PHONE },
+    );
+
+    for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+      browserTest(`the carousel's dots, Pause and arrows cover neither each other nor a card at ${viewport.width} px`, async () => {
+        const context = await shop.newContext({ viewport });
+        try {
+          const page = await context.newPage();
+          await open(page, '/');
+          const carousel = page.getByTestId('carousel');
+          await expectVisible(page.getByTestId('carousel-pause'), 'the Pause button');
+          await page.getByTestId('carousel-pause').click(); // hold still while measuring
+          const boxes = {
+            prev: await page.getByTestId('carousel-prev').boundingBox(),
+            next: await page.getByTestId('carousel-next').boundingBox(),
+            pause: await page.getByTestId('carousel-pause').boundingBox(),
+            track: await page.getByTestId('carousel-track').boundingBox(),
+          };
+          const dots = await page.getByTestId('carousel-dot').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+          const scrollY = await page.evaluate(() => window.scrollY);
+          const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+          const fixed = dots.map((d) => ({ x: d.x, y: d.y + scrollY, width: d.width, height: d.height }));
+          for (const [i, d] of fixed.entries()) {
+            for (const k of ['prev', 'next', 'pause', 'track']) assert.ok(!overlap(d, boxes[k]), `dot ${i + 1} overlaps ${k}`);
+          }
+          for (const k of ['prev', 'next', 'pause']) assert.ok(!overlap(boxes[k], boxes.track), `${k} covers the cards`);
+          assert.ok(!overlap(boxes.prev, boxes.pause) && !overlap(boxes.next, boxes.pause), 'the arrows and Pause are apart');
+          const box = await carousel.boundingBox();
+          assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, 'the carousel fits');
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+
+  // -------------------------------------------------------------------------
+  // The JavaScript enhancements' rough edges
+
+  describe('enhancements', () => {
+    forEachMode('the price range keeps what is typed: Min, Tab, Max, Enter applies both', async ({ page, js }) => {
+      await open(page, '/products');
+      const filters = page.getByTestId('filters');
+      await filters.getByRole('spinbutton', { name: 'Minimum price' }).fill('20');
+      await page.keyboard.press('Tab');
+      const max = filters.getByRole('spinbutton', { name: 'Maximum price' });
+      await max.pressSequentially('100');
+      assert.equal(pathOf(page) + new URL(page.url()).search, '/products', 'leaving Min did not send the form');
+      await Promise.all([page.waitForEvent('load'), max.press('Enter')]);
+      const q = new URL(page.url()).searchParams;
+      assert.equal(q.get('minPrice'), '20');
+      assert.equal(q.get('maxPrice'), '100');
+      if (js) {
+        // A select still applies at once.
+        await Promise.all([
+          page.waitForURL((u) => u.searchParams.get('sort') === 'desc', { timeout: WAIT_MS }),
+          page.getByTestId('filters').getByRole('combobox', { name: 'Sort by' }).selectOption('desc'),
+        ]);
+        assert.equal(new URL(page.url()).searchParams.get('minPrice'), '20');
+      }
+    });
+
+    forEachMode('landing on a later page offers "Show previous"', async ({ page, js }) => {
+      await open(page, '/products?page=3');
+      const cards = page.getByTestId('product-card');
+      const firstOnPage3 = await cards.first().getAttribute('data-product-id');
+      const prev = page.getByTestId('show-previous');
+      await expectVisible(prev, 'Show previous');
+      assert.equal(await prev.getAttribute('href'), '/products?page=2');
+      if (js) {
+        await page.waitForLoadState('networkidle'); // the grid island has mounted
+        const before = await cards.count();
+        await prev.click();
+        await page.waitForFunction((n) => document.querySelectorAll('[data-testid=product-card]').length === n + 12, before);
+        assert.equal(await cards.nth(12).getAttribute('data-product-id'), firstOnPage3, 'page 2 sits above page 3');
+        assert.equal(await page.getByTestId('show-previous').getAttribute('href'), '/products', 'then page 1');
+        await page.getByTestId('show-previous').click();
+        await page.waitForFunction((n) => document.querySelectorAll('[data-testid=product-card]').length === n + 24, before);
+        await expectHidden(page.getByTestId('show-previous'), 'Show previous, with page 1 shown');
+      } else {
+        await follow(page, prev);
+        assert.equal(new URL(page.url()).searchParams.get('page'), '2');
+        await follow(page, page.getByTestId('show-previous'));
+        assert.equal(new URL(page.url()).search, '');
+        assert.equal(await page.getByTestId('show-previous').count(), 0, 'page 1 has nothing before it');
+      }
+    });
+
+    browserTest('Back from a product returns to the same place in a scrolled grid', async () => {
+      const context = await shop.newContext();
+      try {
+        const page = await context.newPage();
+        await open(page, '/products');
+        await page.waitForLoadState('networkidle');
+        const cards = page.getByTestId('product-card');
+        for (let n = 24; (await cards.count()) < 30 && n < 60; n += 12) {
+          await cards.last().scrollIntoViewIfNeeded();
+          await page.waitForFunction((k) => document.querySelectorAll('[data-testid=product-card]').length > k, (await cards.count()) - 1);
+        }
+        await page.waitForURL((u) => Number(u.searchParams.get('page')) >= 3, { timeout: WAIT_MS });
+        const target = cards.nth(28);
+        await target.scrollIntoViewIfNeeded();
+        const id = await target.getAttribute('data-product-id');
+        const yBefore = (await target.boundingBox()).y;
+        await page.waitForTimeout(300); // the grid notes the scroll position when scrolling stops
+        await follow(page, target.locator('.product-title a'));
+        assert.equal(pathOf(page), `/product/${id}`);
+        await page.goBack({ waitUntil: 'load' });
+        await page.waitForFunction(() => document.querySelectorAll('[data-testid=product-card]').length >= 30);
+        const back = page.locator(`[data-testid=product-card][data-product-id="${id}"]`);
+        await page.waitForFunction(
+          (pid) => {
+            const el = document.querySelector(`[data-testid=product-card][data-product-id="${pid}"]`);
+            if (!el) return false;
+            const r = el.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight;
+          },
+          id,
+          { timeout: WAIT_MS },
+        );
+        const yAfter = (await back.boundingBox()).y;
+        assert.ok(Math.abs(yAfter - yBefore) < 40, `the card is where it was (${yBefore} px, now ${yAfter} px)`);
+        assert.equal(await cards.first().getAttribute('data-product-id'), (await (await fetch(shop.url('/api/products'))).json()).html.match(/data-product-id="([^"]+)"/)[1], 'page 1 is above it again');
+      } finally {
+        await context.close();
+      }
+    });
+
+    forEachMode('the account menu closes on Escape and on a click outside', async ({ page, shop: s }) => {
+      const { email, password } = demo();
+      await signIn(page, email, password);
+      const button = page.getByTestId('account-menu-button');
+      const profile = page.locator('nav.nav-wide').getByRole('link', { name: 'Profile' });
+      await button.click();
+      await expectVisible(profile, 'the open Account menu');
+      await page.keyboard.press('Escape');
+      await expectHidden(profile, 'the Account menu after Escape');
+      await button.click();
+      await expectVisible(profile, 'the Account menu, open again');
+      await page.locator('main h1, main h2').first().click();
+      await expectHidden(profile, 'the Account menu after a click outside');
+      await button.click();
+      await follow(page, profile);
+      assert.equal(page.url(), s.url('/profile'));
+    });
+
+    forEachMode(
+      'the phone Menu closes on Escape and on a click outside',
+      async ({ page }) => {
+        await open(page, '/faq');
+        assert.equal(await page.locator('script').count(), 0, 'a page without islands ships no JavaScript');
+        const button = page.getByTestId('nav-toggle-button');
+        const products = page.locator('nav.nav-narrow').getByRole('link', { name: 'Products' });
+        await button.click();
+        await expectVisible(products, 'the open Menu');
+        await page.keyboard.press('Escape');
+        await expectHidden(products, 'the Menu after Escape');
+        await button.click();
+        await expectVisible(products, 'the Menu, open again');
+        await page.mouse.click(187, 700);
+        await expectHidden(products, 'the Menu after a click outside');
+      },
+      { viewport: PHONE },
+    );
+
+    forEachMode('the cart\'s Update button shows only without JavaScript', async ({ page, js }) => {
+      await postAs(page, '/products', '/cart/items', { product_id: 'nb-042', quantity: '1', return_to: '/products' });
+      await open(page, '/cart');
+      const line = page.getByTestId('cart-line').first();
+      const update = line.getByRole('button', { name: 'Update' });
+      if (js) {
+        await page.waitForLoadState('networkidle');
+        await expectHidden(update, 'Update, with the select saving on change');
+        await Promise.all([page.waitForEvent('load'), line.getByTestId('quantity').selectOption('3')]);
+      } else {
+        await expectVisible(update, 'Update, without JavaScript');
+        await line.getByTestId('quantity').selectOption('3');
+        await submit(page, update);
+      }
+      assert.equal(await page.getByTestId('cart-line').first().getByTestId('quantity').inputValue(), '3');
+      assert.equal(await text(page.getByTestId('subtotal-label')), 'Subtotal (3 items)');
+    });
+  });
 });

@@ -183,6 +183,23 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
     history.replaceState({ ...state, grid }, "", url);
   };
 
+  // After earlier pages went in above (and Show previous re-rendered): put the view back,
+  // at the saved scroll position (Back) or with the old first card where it was.
+  const keep = useRef<{ el: Element; top: number } | null>(null);
+  const restoreY = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (restoreY.current !== null) {
+      window.scrollTo(0, restoreY.current);
+    } else if (keep.current) {
+      window.scrollBy(0, keep.current.el.getBoundingClientRect().top - keep.current.top);
+    } else {
+      return;
+    }
+    restoreY.current = null;
+    keep.current = null;
+    saveState();
+  }, [first]);
+
   /** Fetches page n's cards (server HTML). */
   const fetchPage = async (n: number, signal: AbortSignal): Promise<PageResponse> => {
     const url = withPage(pageApi as string, n);
@@ -205,13 +222,11 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
       const pages: PageResponse[] = [];
       for (let n = from; n <= to; n++) pages.push(await fetchPage(n, signal));
       const anchor = ul.firstElementChild;
-      const top = anchor?.getBoundingClientRect().top ?? 0;
+      if (anchor) keep.current = { el: anchor, top: anchor.getBoundingClientRect().top };
       const before = ul.children.length;
       ul.insertAdjacentHTML("afterbegin", pages.map((p) => p.html).join(""));
       const added = ul.children.length - before;
       mountNestedIslands(ul);
-      // Whatever the browser's scroll anchoring did, the old first card stays put.
-      if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - top);
       shown.current.first = from;
       setFirst(from);
       setStatus(`Loaded ${added} earlier ${added === 1 ? "product" : "products"}. Showing ${products(ul.children.length)}.`);
@@ -235,9 +250,9 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
       return;
     }
     history.scrollRestoration = "manual";
+    restoreY.current = saved.scrollY;
     void prepend(saved.first, initialPage - 1).then((ok) => {
-      if (ok) window.scrollTo(0, saved.scrollY);
-      saveState();
+      if (!ok) restoreY.current = null;
     });
     // Once, on mount: the saved state belongs to this history entry.
   }, []);
@@ -320,7 +335,6 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
               event.preventDefault();
               void prepend(first - 1, first - 1).then((ok) => {
                 if (!ok) location.assign(prevHref);
-                else saveState();
               });
             }}
           >
