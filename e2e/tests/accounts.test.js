@@ -130,23 +130,26 @@ async function createAccount(shop, { js, label = 'shopper', name = 'Ada Lovelace
   return account;
 }
 
+/** Opens the Menu (a popover) below 768 px, when it is shown and closed. */
+async function openNavToggle(page) {
+  const button = page.getByTestId('nav-toggle-button');
+  if ((await button.isVisible()) && !(await page.locator('#nav-menu').evaluate((el) => el.matches(':popover-open')))) await button.click();
+}
+
 /** The Account menu in the top bar, opened; below 768 px it opens the Menu toggle first. */
 async function openAccountMenu(page) {
-  const toggle = page.getByTestId('nav-toggle');
-  const summary = toggle.locator(':scope > summary');
-  if ((await summary.isVisible()) && (await toggle.getAttribute('open')) === null) await summary.click();
+  await openNavToggle(page);
   const menu = page.getByTestId('account-menu').filter({ visible: true });
   await expectVisible(menu, 'the Account menu');
-  await menu.locator('summary').click();
+  // A popover button in the wide bar, a <details> inside the Menu.
+  await menu.locator(':scope > summary, :scope > button').click();
   await expectVisible(menu.getByRole('link', { name: 'Profile' }), 'the Profile link in the open Account menu');
   return menu;
 }
 
 /** The Login link of the top bar that is on screen (inline, or inside the Menu toggle, which it opens on a phone). */
 async function headerLoginLink(page) {
-  const toggle = page.getByTestId('nav-toggle');
-  const summary = toggle.locator(':scope > summary');
-  if ((await summary.isVisible()) && (await toggle.getAttribute('open')) === null) await summary.click();
+  await openNavToggle(page);
   return page.locator('header').getByTestId('login-link').filter({ visible: true });
 }
 

@@ -485,4 +485,201 @@ describe('shopper polish', () => {
       assert.equal(await text(page.getByTestId('subtotal-label')), 'Subtotal (3 items)');
     });
   });
+
+  // -------------------------------------------------------------------------
+  // Search that forgives
+
+  describe('search', () => {
+    async function search(page, q) {
+      await open(page, '/products');
+      const box = page.getByRole('searchbox', { name: 'Search products' });
+      await box.fill(q);
+      await Promise.all([page.waitForEvent('load'), box.press('Enter')]);
+    }
+
+    forEachMode('the category as the shop names it, and its British spelling, find the jewelry', async ({ page }) => {
+      for (const q of ['jewelry', 'Jewellery']) {
+        await search(page, q);
+        assert.equal(await text(page.getByTestId('result-count')), '13 products', `${q} finds the Jewelry category`);
+        assert.equal(await page.getByTestId('suggestion').count(), 0, `no "Did you mean" for ${q}`);
+        assert.equal(await page.getByTestId('corrected').count(), 0);
+      }
+    });
+
+    forEachMode('a typo shows the corrected results, with a way to search as typed', async ({ page }) => {
+      await search(page, 'hedphones');
+      assert.equal(await text(page.getByTestId('corrected')), 'Showing results for headphones — search instead for hedphones');
+      assert.match((await page.getByTestId('product-card').first().locator('.product-title').innerText()), /Headphones/);
+      await follow(page, page.getByTestId('search-instead'));
+      assert.equal(new URL(page.url()).searchParams.get('q'), 'hedphones');
+      await expectVisible(page.getByTestId('search-empty'), 'no results as typed');
+      assert.equal(await text(page.getByTestId('suggestion')), 'Did you mean headphones?');
+    });
+
+    forEachMode('no far-fetched suggestions: "cheap" is not "cap"', async ({ page }) => {
+      await search(page, 'cheap');
+      assert.equal(await page.getByTestId('suggestion').count(), 0);
+      assert.equal(await page.getByTestId('corrected').count(), 0);
+      await expectVisible(page.getByTestId('search-empty'), 'an honest "nothing found"');
+    });
+
+    forEachMode('every product the landing page promises can be found', async ({ page }) => {
+      await open(page, '/');
+      const copy = (await page.locator('main').innerText()).toLowerCase();
+      for (const gone of ['laptop', 'shirt', 'handbag']) assert.ok(!copy.includes(gone), `the landing page no longer promises ${gone}s`);
+      const promised = ['headphones', 'cameras', 'keyboards', 'monitors', 'lamps', 'linens', 'mugs', 'jackets', 'boots', 'backpacks'];
+      for (const word of promised) {
+        assert.ok(copy.includes(word), `the landing page names ${word}`);
+        await open(page, `/search?q=${word}`);
+        assert.ok((await page.getByTestId('product-card').count()) > 0, `searching ${word} finds products`);
+      }
+    });
+  });
+
+  // -------------------------------------------------------------------------
+  // Words and flows
+
+  describe('words and flows', () => {
+    forEachMode('shipping is $10 below a $50 subtotal and free from $50, everywhere', async ({ page, shop: s, t }) => {
+      await open(page, '/product/nb-042');
+      assert.equal(await text(page.getByTestId('product-detail').locator('.shipping')), 'Free shipping over $50');
+      await open(page, '/products');
+      assert.equal(await text(page.getByTestId('product-card').first().locator('.shipping')), 'Free shipping over $50');
+      for (const [p, sel] of [['/shipping', '[data-testid=standard-cost]'], ['/faq', '[data-testid=faq]'], ['/', 'main']]) {
+        await open(page, p);
+        assert.match(await page.locator(sel).first().textContent(), /free on orders of \$50 or more/, `${p} states the rule`);
+      }
+
+      // $16.00: shipping $10.00, in the cart, at the checkout, on the order and in the e-mail.
+      await toReview(page);
+      const summary = page.getByTestId('checkout-summary');
+      assert.equal(await text(summary.getByTestId('shipping')), '$10.00');
+      assert.equal(await text(summary.getByTestId('tax')), '$1.60', 'tax is 10% of the subtotal');
+      assert.equal(await text(summary.getByTestId('total')), '$27.60');
+      await submit(page, page.getByTestId('place-order'));
+      assert.match(pathOf(page), /^\/orders\/NOC-/);
+      const orderId = pathOf(page).slice('/orders/'.length);
+      assert.equal(await text(page.getByTestId('order-shipping')), '$10.00');
+      assert.equal(await text(page.locator('main [data-testid=order-total]')), '$27.60');
+      const mails = s.queryDB(t, `SELECT body FROM outbox WHERE subject = 'Your order ${orderId}'`);
+      if (mails) {
+        assert.equal(mails.length, 1);
+        assert.match(mails[0].body, /Shipping \$10\.00/);
+        assert.match(mails[0].body, /Springfield, IL 62701, United States/, 'the e-mail keeps the state');
+      }
+
+      // $57.99: free.
+      await postAs(page, '/products', '/cart/items', { product_id: 'nb-042', quantity: '3', return_to: '/products' });
+      await postAs(page, '/products', '/cart/items', { product_id: 'nb-052', quantity: '1', return_to: '/products' });
+      await open(page, '/cart');
+      assert.equal(await text(page.getByTestId('shipping')), 'Free');
+      assert.equal(cents(await text(page.getByTestId('total'))), 5799);
+      assert.equal(await text(page.getByTestId('free-shipping-note')), 'Your order ships free.');
+      await open(page, '/checkout/shipping');
+      assert.equal(await text(page.getByTestId('checkout-summary').getByTestId('shipping')), 'Free');
+    });
+
+    forEachMode('the cart counts "1 item", and says how far free shipping is', async ({ page }) => {
+      await postAs(page, '/products', '/cart/items', { product_id: 'nb-042', quantity: '1', return_to: '/products' });
+      await open(page, '/cart');
+      assert.equal(await text(page.getByTestId('subtotal-label')), 'Subtotal (1 item)');
+      assert.equal(await text(page.getByTestId('shipping')), '$10.00');
+      assert.equal(await text(page.getByTestId('free-shipping-note')), 'Add $34.00 more for free standard shipping (free on orders of $50 or more).');
+    });
+
+    forEachMode('a declined card says why and leads straight back to the card', async ({ page }) => {
+      await toReview(page, { card: { ...CARD, cardNumber: '4000 0000 0000 0002' } });
+      const res = await submit(page, page.getByTestId('place-order'));
+      assert.equal(res.status(), 422);
+      const alert = page.getByTestId('form-alert');
+      assert.equal(await text(alert), 'Failed to place order. Please try again. Your card was declined. Try another card. Use another card');
+      assert.equal(await alert.getAttribute('role'), 'alert');
+      await follow(page, alert.getByRole('link', { name: 'Use another card' }));
+      assert.equal(pathOf(page), '/checkout/payment');
+      await expectVisible(page.getByTestId('payment-form'), 'the card form');
+    });
+
+    forEachMode('the checkout refuses phone "abc" and ZIP "zzzzzzzzzz", next to the fields', async ({ page }) => {
+      await postAs(page, '/products', '/cart/items', { product_id: 'nb-042', quantity: '1', return_to: '/products' });
+      await open(page, '/checkout');
+      await submit(page, page.getByTestId('continue-guest'));
+      const form = page.getByTestId('shipping-form');
+      for (const [label, value] of [['First Name', 'Grace'], ['Last Name', 'Hopper'], ['Email', 'grace@example.com'], ['Phone', 'abc'],
+        ['Address', '1 Main Street'], ['City', 'Springfield'], ['State', 'IL'], ['ZIP Code', 'zzzzzzzzzz']]) {
+        await textbox(form, label).fill(value);
+      }
+      const res = await submit(page, form.getByTestId('next'));
+      assert.equal(res.status(), 422);
+      assert.match(await text(page.locator('#ship-phone-error')), /^Please enter a valid phone number/);
+      assert.equal(await text(page.locator('#ship-zip-error')), 'Please enter a valid ZIP code, e.g. 62701 or 62701-1234.');
+      assert.equal(await textbox(page.getByTestId('shipping-form'), 'ZIP Code').inputValue(), 'zzzzzzzzzz', 'what was typed is kept');
+      // A Canadian postal code for Canada passes.
+      const again = page.getByTestId('shipping-form');
+      await textbox(again, 'Phone').fill('+1 416 555 0100');
+      await textbox(again, 'ZIP Code').fill('m5v 2t6');
+      await again.getByRole('combobox', { name: 'Country' }).selectOption('Canada');
+      await submit(page, again.getByTestId('next'));
+      assert.equal(pathOf(page), '/checkout/payment');
+    });
+
+    forEachMode('Back to Orders keeps the filter and sort', async ({ page }) => {
+      const { email, password } = demo();
+      await signIn(page, email, password);
+      await open(page, '/orders?status=delivered&sort=total&dir=asc');
+      const sorted = (u) => [...new URL(u).searchParams].sort().join('&');
+      const list = sorted(page.url());
+      await follow(page, page.getByTestId('order-row').first().getByRole('link'));
+      assert.match(pathOf(page), /^\/orders\/NOC-DEMO-/);
+      await follow(page, page.getByTestId('back-to-orders'));
+      assert.equal(pathOf(page), '/orders');
+      assert.equal(sorted(page.url()), list, 'the same filter and sort');
+      assert.equal(await page.getByRole('combobox', { name: 'Status' }).inputValue(), 'delivered');
+      assert.match(await page.locator('th[aria-sort=ascending]').innerText(), /^total/i, 'sorted by total, ascending');
+    });
+
+    forEachMode('after a guest order lookup, Back leads to the lookup, not to sign-in', async ({ page, shop: s }) => {
+      await toReview(page);
+      await submit(page, page.getByTestId('place-order'));
+      const orderPath = pathOf(page);
+      const other = await s.newContext();
+      try {
+        const visitor = await other.newPage();
+        await open(visitor, '/orders/lookup');
+        const form = visitor.getByTestId('lookup-form');
+        await textbox(form, 'Order number').fill(orderPath.slice('/orders/'.length));
+        await textbox(form, 'Email').fill(SHIP.email);
+        await submit(visitor, form.getByRole('button', { name: 'Find order' }));
+        assert.equal(pathOf(visitor), orderPath);
+        const back = visitor.getByTestId('back-to-orders');
+        assert.equal(await text(back), 'Back to order lookup');
+        await follow(visitor, back);
+        assert.equal(pathOf(visitor), '/orders/lookup', 'not the sign-in page');
+      } finally {
+        await other.close();
+      }
+    });
+
+    forEachMode('a used or garbage reset link says so on arrival', async ({ page }) => {
+      await open(page, '/reset-password?token=garbage-not-a-token');
+      assert.equal(await text(page.getByTestId('form-alert')), 'This reset link is invalid or has expired. Please request a new one.');
+      assert.equal(await page.getByTestId('reset-form').count(), 0, 'no form to fill in for nothing');
+      await expectVisible(page.getByRole('link', { name: 'Request a new link' }), 'the way to a new link');
+    });
+
+    forEachMode('every page has a meta description', async ({ page }) => {
+      const { email, password } = demo();
+      const paths = ['/', '/products', '/product/nb-001', '/search?q=lamp', '/cart', '/faq', '/shipping', '/returns', '/contact',
+        '/login', '/register', '/forgot-password', '/orders/lookup', '/no-such-page'];
+      for (const p of paths) {
+        await page.goto(p);
+        const d = await page.locator('meta[name=description]').getAttribute('content');
+        assert.ok(d && d.length >= 20, `${p} has a meta description (got ${JSON.stringify(d)})`);
+      }
+      await signIn(page, email, password);
+      for (const p of ['/profile', '/orders', '/wishlist', '/settings']) {
+        await page.goto(p);
+        assert.equal(await page.locator('meta[name=description]').count(), 1, `${p} has a meta description`);
+      }
+    });
+  });
 });
