@@ -154,11 +154,11 @@ function filterField(page, name) {
 }
 
 /**
- * Changes the filter form the way a shopper does. With JavaScript every
- * change applies by itself (a select on change, a price when the field is
- * left), so each one must lead to its own canonical address without Apply
- * being pressed; without JavaScript the shopper presses Apply once at the end.
- * Returns the applied filter.
+ * Changes the filter form the way a shopper does. With JavaScript a select
+ * applies on change and a price on Enter (leaving a price field sends
+ * nothing: issue 16, polish.test.js), so each change leads to its own
+ * canonical address without Apply being pressed; without JavaScript the
+ * shopper presses Apply once at the end. Returns the applied filter.
  */
 async function applyFilters(page, js, changes) {
   const state = Object.fromEntries(new URL(page.url()).searchParams);
@@ -172,7 +172,7 @@ async function applyFilters(page, js, changes) {
       ? () => field.selectOption(value)
       : async () => {
           await field.fill(value);
-          if (js) await field.press('Tab'); // leaving the field is its "change"
+          if (js) await field.press('Enter'); // Enter sends the form
         };
     if (js) {
       const want = canonicalSearch(state);
