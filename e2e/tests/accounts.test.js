@@ -518,12 +518,8 @@ describe('accounts', () => {
       assert.equal(page.url(), shop.url('/'));
       await expectVisible(page.getByTestId('account-menu').filter({ visible: true }), 'the Account menu');
 
-      // The link works once.
+      // The link works once: opened again, it says so on arrival (issue 16).
       await open(page, resetPath);
-      await passwordField(form, 'New password').fill('another-pass-1');
-      await passwordField(form, 'Confirm new password').fill('another-pass-1');
-      const reuse = await submit(page, form.getByRole('button', { name: 'Set new password' }));
-      assert.equal(reuse.status(), 422);
       assert.equal(await text(page.getByTestId('form-alert')), MSG.resetLinkInvalid);
       assert.equal(await page.getByTestId('reset-form').count(), 0, 'no form for a used link');
     });
