@@ -12,6 +12,7 @@ import {
   useShop,
   forEachMode,
   browserTest,
+  checkA11y,
   expectVisible,
   expectHidden,
   text,
@@ -681,5 +682,52 @@ describe('shopper polish', () => {
         assert.equal(await page.locator('meta[name=description]').count(), 1, `${p} has a meta description`);
       }
     });
+  });
+
+  // -------------------------------------------------------------------------
+  // Accessibility of the new states
+
+  describe('accessibility', () => {
+    browserTest('axe: /products at 375 px, filters folded and unfolded', async () => {
+      await checkA11y('/products?category=jewelery&rating=3', { viewport: PHONE });
+      await checkA11y('/products?category=jewelery&rating=3', {
+        viewport: PHONE,
+        prepare: async (page) => {
+          await page.getByTestId('filters-summary').click();
+          await expectVisible(page.getByTestId('filters').getByRole('button', { name: 'Apply' }), 'the filters');
+        },
+      });
+    });
+    browserTest('axe: /products?page=3 with Show previous', () => checkA11y('/products?page=3'));
+    browserTest('axe: a corrected search', () => checkA11y('/search?q=hedphones'));
+    browserTest('axe: /orders at 375 px as stacked cards', () =>
+      checkA11y('/orders', {
+        viewport: PHONE,
+        setup: async (page) => {
+          const { email, password } = demo();
+          await signIn(page, email, password);
+        },
+      }),
+    );
+    browserTest('axe: the open account menu', () =>
+      checkA11y('/', {
+        setup: async (page) => {
+          const { email, password } = demo();
+          await signIn(page, email, password);
+        },
+        prepare: async (page) => {
+          await page.getByTestId('account-menu-button').click();
+          await expectVisible(page.locator('nav.nav-wide').getByRole('link', { name: 'Profile' }), 'the open menu');
+        },
+      }),
+    );
+    browserTest('axe: the cart at 375 px with the free-shipping note', () =>
+      checkA11y('/cart', {
+        viewport: PHONE,
+        setup: async (page) => {
+          await postAs(page, '/products', '/cart/items', { product_id: 'nb-042', quantity: '1', return_to: '/products' });
+        },
+      }),
+    );
   });
 });
