@@ -208,6 +208,9 @@ func (a *App) forgotSubmit(c *fiber.Ctx) error {
 }
 
 func (a *App) resetPage(c *fiber.Ctx) error {
+	// The page holds a secret token and says whether it is still usable:
+	// no cache may keep it (the page cache leaves no-store answers out).
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	p := pages.ResetPasswordPage{Token: c.Query("token")}
 	if p.Token == "" {
 		p.Error = "This reset link is incomplete. Please request a new one."

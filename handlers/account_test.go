@@ -564,8 +564,12 @@ func TestPasswordReset_BadLinkSaysSoOnArrival(t *testing.T) {
 	token := strings.TrimPrefix(link, "/reset-password?token=")
 
 	c := app.client(t)
-	if _, doc := c.get(link); doc.Find(`[data-testid="reset-form"]`).Length() != 1 || text(doc, `[data-testid="form-alert"]`) != "" {
+	res, doc := c.get(link)
+	if doc.Find(`[data-testid="reset-form"]`).Length() != 1 || text(doc, `[data-testid="form-alert"]`) != "" {
 		t.Fatal("a fresh link should show the form and no error")
+	}
+	if got := res.Header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control %q, want no-store: the page says whether the token is usable now", got)
 	}
 	if res, _ := c.postFrom(link, "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("reset: got %d", res.StatusCode)
