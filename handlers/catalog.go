@@ -93,6 +93,9 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing
 		"hasMore":  f.Page < pagesN,
 		"nextApi":  withQuery("/api/products", f.Query(f.Page+1)),
 		"basePath": path,
+		// Any page of the listing: this address with page set, for loading
+		// earlier pages (Show previous, Back to a scrolled grid).
+		"pageApi": withQuery("/api/products", f.Query(1)),
 	})
 	l.IslandJSON = string(props)
 	return l
@@ -149,7 +152,11 @@ func filterForm(action string, f catalog.Filter, cats []string) pages.FilterForm
 // string always shows exactly the filters that are applied. It returns ""
 // when the request is already canonical.
 func canonical(c *fiber.Ctx, path string, f catalog.Filter) string {
-	want := f.Query(f.Page)
+	return canonicalQuery(c, path, f.Query(f.Page))
+}
+
+// canonicalQuery is canonical for a wanted query string.
+func canonicalQuery(c *fiber.Ctx, path, want string) string {
 	have := string(c.Request().URI().QueryString())
 	if have == want {
 		return ""
@@ -204,7 +211,14 @@ func (a *App) search(c *fiber.Ctx) error {
 		}
 		return c.Redirect(back, fiber.StatusSeeOther)
 	}
-	if to := canonical(c, "/search", f); to != "" {
+	// exact=1 ("search instead for …") searches for the words as typed,
+	// without correcting them.
+	exact := c.Query("exact") == "1"
+	want := f.Query(f.Page)
+	if exact {
+		want += "&exact=1"
+	}
+	if to := canonicalQuery(c, "/search", want); to != "" {
 		return c.Redirect(to, fiber.StatusFound)
 	}
 	fr := a.islandFrame(c, "Search: "+f.ProductFilter.Query)
@@ -214,6 +228,17 @@ func (a *App) search(c *fiber.Ctx) error {
 		a.Log.Error("search suggestion", "err", err, "request_id", requestID(c))
 	} else if s != "" && !strings.EqualFold(s, p.Query) {
 		p.Suggestion, p.SuggestionURL = s, "/search?q="+url.QueryEscape(s)
+		// A typo that finds nothing shows what its correction finds, the
+		// way shoppers know from search engines; the page and its links
+		// (filters, pages, infinite scroll) then search the correction.
+		if l.Error == "" && l.Total == 0 && !exact {
+			cf := f
+			cf.ProductFilter.Query = s
+			if cl := a.listing(c, "/search", cf); cl.Error == "" && cl.Total > 0 {
+				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats), s
+				p.ExactURL = "/search?q=" + url.QueryEscape(f.ProductFilter.Query) + "&exact=1"
+			}
+		}
 	}
 	return render(c, fiber.StatusOK, pages.Search(fr, p))
 }
