@@ -23,6 +23,7 @@ import (
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/demo"
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
@@ -56,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	defer db.Close()
 	go sweepExpired(ctx, db.KV(), log)
 
-	cat := catalog.NewService(db, log)
+	cat := newCatalog(cfg, db, log, nil)
 	if cfg.CatalogURL != "" {
 		syncer := &catalog.Syncer{
 			Service: cat, BaseURL: cfg.CatalogURL, Interval: cfg.CatalogSyncInterval,
@@ -147,11 +148,12 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 			return err
 		}
 		defer db.Close()
-		parsed, err := catalog.NewService(db, log).ImportFile(ctx, args[2])
+		parsed, err := newCatalog(cfg, db, log, progressLine(os.Stderr)).ImportFile(ctx, args[2])
 		if err != nil {
 			return fmt.Errorf("import %s: %w", args[2], err)
 		}
-		fmt.Printf("imported %d products (%d skipped) from %s\n", len(parsed.Products), parsed.Skipped, args[2])
+		fmt.Printf("imported %d products (%d skipped, %d images failed) from %s\n",
+			len(parsed.Products), parsed.Skipped, parsed.Images.Failed+parsed.Images.Kept, args[2])
 		return nil
 	case len(args) == 1 && args[0] == "demo":
 		db, err := sqlite.Open(ctx, cfg.SQLitePath())
@@ -212,6 +214,40 @@ func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+	}
+}
+
+// newCatalog is the catalogue service with its image fetcher; progress,
+// when set, is told how fetching an import's images goes.
+func newCatalog(cfg *config.Config, db *sqlite.DB, log *slog.Logger, progress func(done, total, failed int)) *catalog.Service {
+	cat := catalog.NewService(db, log)
+	cat.Images = &images.Service{
+		Store: db, Fetcher: images.NewFetcher(cfg.ImageFetchAllowPrivate, images.DefaultTimeout),
+		Log: log, Progress: progress,
+	}
+	return cat
+}
+
+// progressLine prints an import's image progress on w: one line redrawn in
+// place on a terminal, otherwise a line every tenth of the way, so a log
+// file is not flooded.
+func progressLine(w *os.File) func(done, total, failed int) {
+	tty := false
+	if st, err := w.Stat(); err == nil {
+		tty = st.Mode()&os.ModeCharDevice != 0
+	}
+	step := 0
+	return func(done, total, failed int) {
+		line := fmt.Sprintf("images: %d/%d fetched, %d failed", done, total, failed)
+		switch {
+		case tty && done == total:
+			fmt.Fprintf(w, "\r%s\n", line)
+		case tty:
+			fmt.Fprintf(w, "\r%s", line)
+		case done == total || done*10/total > step:
+			step = done * 10 / total
+			fmt.Fprintln(w, line)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -26,6 +27,9 @@ type Service struct {
 	// WarmMinProducts is how many products a word must be in for Warm to
 	// score it in advance (0: warmMinProducts).
 	WarmMinProducts int
+	// Images fetches imported products' photos at import and sync; nil
+	// leaves them unfetched (they show their category's illustration).
+	Images *images.Service
 
 	mu       sync.Mutex
 	version  int

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -51,6 +52,9 @@ type item struct {
 type Parsed struct {
 	Products []shop.Product
 	Skipped  int // malformed items left out
+	// Images is how fetching the products' photos went (zero when the
+	// Service has no Images).
+	Images images.Report
 }
 
 // Parse reads a JSON array of items. A document that is not a JSON array
@@ -204,7 +208,8 @@ func (s *Service) ImportFile(ctx context.Context, path string) (Parsed, error) {
 		return parsed, err
 	}
 	s.Invalidate()
-	return parsed, nil
+	err = s.syncImages(ctx, &parsed)
+	return parsed, err
 }
 
 // Syncer imports a FakeStore-shaped service's catalogue now and then.
@@ -263,7 +268,11 @@ func (y *Syncer) SyncOnce(ctx context.Context) error {
 		return fmt.Errorf("catalogue sync: %w", err)
 	}
 	y.Service.Invalidate()
-	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped)
+	if err := y.Service.syncImages(ctx, &parsed); err != nil {
+		return fmt.Errorf("catalogue sync: %w", err)
+	}
+	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped,
+		"images_fetched", parsed.Images.Fetched, "images_failed", parsed.Images.Failed)
 	y.Service.Warm(ctx) // logs its own failure: search then scores live
 	return nil
 }

@@ -209,3 +209,12 @@ func redactURL(u string) string {
 func (r Report) String() string {
 	return fmt.Sprintf("%d images: %d fetched, %d unchanged, %d failed", r.Total, r.Fetched, r.Unchanged, r.Failed+r.Kept)
 }
+
+// Prune deletes the images no product names any more.
+func (s *Service) Prune(ctx context.Context) error {
+	n, err := s.Store.PruneImages(ctx)
+	if err == nil && n > 0 {
+		s.Log.Info("deleted images no product uses", "count", n)
+	}
+	return err
+}

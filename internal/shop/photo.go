@@ -104,4 +104,6 @@ type ImageStore interface {
 	// ProductImage returns a stored variant of a product's photo and the
 	// photo's current hash, or an ENOTFOUND.
 	ProductImage(ctx context.Context, productID string, width int, format string) ([]byte, string, error)
+	// PruneImages deletes the images (and variants) no product names.
+	PruneImages(ctx context.Context) (int64, error)
 }

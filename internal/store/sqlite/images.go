@@ -97,3 +97,13 @@ func (db *DB) ProductImage(ctx context.Context, productID string, width int, for
 	}
 	return data, hash, nil
 }
+
+// PruneImages deletes the images no product names; their variants go with
+// them (ON DELETE CASCADE).
+func (db *DB) PruneImages(ctx context.Context) (int64, error) {
+	res, err := db.db.ExecContext(ctx, `DELETE FROM images WHERE url NOT IN (SELECT image FROM products)`)
+	if err != nil {
+		return 0, fmt.Errorf("prune images: %w", err)
+	}
+	return res.RowsAffected()
+}
