@@ -115,6 +115,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Carts:     db,
 		Wishlists: db,
 		Orders:    db,
+		Images:    db,
 		Checkout: &checkout.Service{
 			Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Delay: cfg.PaymentDelay},
 			Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log,
