@@ -34,9 +34,18 @@ func picture(set assetURLs, p shop.Product, sizes string) components.Picture {
 	if !p.Photo.Ready() {
 		return components.Picture{Src: illustrationURL(set, p), Width: 400, Height: 400, Sizes: sizes}
 	}
+	// A card is at most ~345 CSS px wide, so 640 px covers a 2× phone;
+	// offering 960 would only make 3× phones download twice the bytes.
+	maxWidth := shop.PhotoWidths[len(shop.PhotoWidths)-1]
+	if sizes == cardSizes {
+		maxWidth = fallbackWidth
+	}
 	var webp, jpg []string
 	src := 0
 	for _, w := range p.Photo.Widths() {
+		if w > maxWidth && src != 0 {
+			break
+		}
 		webp = append(webp, fmt.Sprintf("%s %dw", photoURL(p, w, shop.PhotoWebP), w))
 		jpg = append(jpg, fmt.Sprintf("%s %dw", photoURL(p, w, shop.PhotoJPEG), w))
 		if w <= fallbackWidth || src == 0 {

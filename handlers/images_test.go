@@ -61,7 +61,7 @@ func TestProductImages_Listing(t *testing.T) {
 	lamp := card("p1")
 	source := lamp.Find(`picture source[type="image/webp"]`)
 	srcset := source.AttrOr("srcset", "")
-	if !strings.Contains(srcset, "/img/p1/320.webp?v=") || !strings.Contains(srcset, " 960w") || source.AttrOr("sizes", "") == "" {
+	if !strings.Contains(srcset, "/img/p1/320.webp?v=") || !strings.Contains(srcset, " 640w") || strings.Contains(srcset, "960") || source.AttrOr("sizes", "") == "" {
 		t.Errorf("webp srcset %q", srcset)
 	}
 	img := lamp.Find("picture img")
@@ -110,6 +110,9 @@ func TestProductImages_ProductPage(t *testing.T) {
 	}
 	if _, lazy := img.Attr("loading"); lazy {
 		t.Error("the main image is lazy")
+	}
+	if srcset := doc.Find(`[data-testid="product-detail"] source`).AttrOr("srcset", ""); !strings.Contains(srcset, "/img/p1/960.webp?v=") {
+		t.Errorf("the product page offers no 960 px variant: %q", srcset)
 	}
 	if og := doc.Find(`meta[property="og:image"]`).AttrOr("content", ""); !strings.HasPrefix(og, "http://localhost:3000/img/p1/640.jpg?v=") {
 		t.Errorf("og:image %q", og)

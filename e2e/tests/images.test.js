@@ -9,6 +9,7 @@
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -90,8 +91,17 @@ const products = Array.from({ length: PHOTOS }, (_, i) => ({
 let photoHost;
 let workDir;
 
+// PHOTO_DIR=/some/jpegs serves those files instead of the drawn PNGs (in
+// turn), to measure the byte budget with real photos; CI uses the PNGs.
+function photoBodies() {
+  const dir = process.env.PHOTO_DIR;
+  if (!dir) return new Map(products.map((p, i) => [`/${p.id}.png`, png(p.size[0], p.size[1], i + 1)]));
+  const files = readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).map((f) => readFileSync(path.join(dir, f)));
+  return new Map(products.map((p, i) => [`/${p.id}.png`, files[i % files.length]]));
+}
+
 function startPhotoHost() {
-  const bodies = new Map(products.map((p, i) => [`/${p.id}.png`, png(p.size[0], p.size[1], i + 1)]));
+  const bodies = photoBodies();
   const srv = http.createServer((req, res) => {
     if (req.url === `/${BROKEN_ID}.jpg`) {
       res.writeHead(200, { 'Content-Type': 'image/jpeg' });
@@ -103,7 +113,7 @@ function startPhotoHost() {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length });
+    res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': body.length }); // as a careless host would
     res.end(body);
   });
   return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));

@@ -24,8 +24,12 @@ import (
 const (
 	MaxPixels    = 24_000_000
 	maxDimension = 20_000
-	webpQuality  = 72
-	jpegQuality  = 78
+	webpQuality  = 70
+	// webpMethod 4 (libwebp's default) makes files ~16% smaller than the
+	// method 0 an Options literal would otherwise ask for; 6 saves ~3% more
+	// for more time. Paid once per photo, at import.
+	webpMethod  = 4
+	jpegQuality = 78
 )
 
 // ErrNotImage is the error for bytes that are not a supported image.
@@ -62,15 +66,13 @@ func process(body []byte) (processed, error) {
 	b := src.Bounds()
 	out := processed{Photo: shop.Photo{Width: b.Dx(), Height: b.Dy()}}
 	widths := out.Photo.Widths()
-	// Widest first, each step scaled from the one before: a large photo is
-	// read in full once, not once per width.
-	from := src
+	// Each width is scaled from the original: scaling from the next wider
+	// variant compounds Catmull-Rom's sharpening, which costs bytes.
 	for i := len(widths) - 1; i >= 0; i-- {
 		w := widths[i]
-		dst := resize(from, w, out.Photo.HeightAt(w))
-		from = dst
+		dst := resize(src, w, out.Photo.HeightAt(w))
 		var wb, jb bytes.Buffer
-		if err := webp.Encode(&wb, dst, webp.Options{Quality: webpQuality}); err != nil {
+		if err := webp.Encode(&wb, dst, webp.Options{Quality: webpQuality, Method: webpMethod}); err != nil {
 			return processed{}, fmt.Errorf("encode WebP: %w", err)
 		}
 		if err := jpeg.Encode(&jb, dst, &jpeg.Options{Quality: jpegQuality}); err != nil {
