@@ -192,3 +192,21 @@ func outer(s *goquery.Selection) string {
 	h, _ := goquery.OuterHtml(s)
 	return h
 }
+
+// Cart lines show a small stored variant, named by the title (the image is
+// not inside the title's link).
+func TestProductImages_CartThumbnail(t *testing.T) {
+	app := newTestApp(t)
+	withPhotos(t, app)
+	c := app.client(t)
+	c.addToCart("/products", "p1", "1")
+	c.addToCart("/products", "p3", "1")
+	_, doc := c.get("/cart")
+	lamp := doc.Find(`[data-testid="cart-line"][data-product-id="p1"] img`)
+	if !strings.HasPrefix(lamp.AttrOr("src", ""), "/img/p1/160.jpg?v=") || lamp.AttrOr("alt", "") != "Photo Lamp" {
+		t.Errorf("cart thumbnail: %s", outer(lamp))
+	}
+	if src := doc.Find(`[data-testid="cart-line"][data-product-id="p3"] img`).AttrOr("src", ""); !strings.Contains(src, "/static/img/categories/fashion.") {
+		t.Errorf("failed photo in the cart: %q", src)
+	}
+}
