@@ -120,8 +120,9 @@ func illustrationName(category string) string {
 
 // serveImage serves a stored variant of a product's photo:
 // /img/{product}/{width}.{webp|jpg}?v={hash}. With the current hash it is
-// cached for good; a product without that variant (its photo failed, or
-// changed since the page was made) is sent to its illustration.
+// cached for good. A width the photo lacks is sent to its nearest width,
+// and a product without a stored photo (it failed, or is not fetched yet)
+// to its illustration.
 func (a *App) serveImage(c *fiber.Ctx) error {
 	id, ext := c.Params("product"), c.Params("ext")
 	width, err := strconv.Atoi(c.Params("width"))
@@ -136,8 +137,18 @@ func (a *App) serveImage(c *fiber.Ctx) error {
 		} else if perr != nil {
 			return perr
 		}
-		set, _ := a.Assets.Current()
 		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+		if ws := p.Photo.Widths(); p.Photo.Ready() {
+			// A width this photo lacks (it is narrower): its nearest one.
+			w := ws[0]
+			for _, x := range ws {
+				if x <= width {
+					w = x
+				}
+			}
+			return c.Redirect(photoURL(*p, w, ext), fiber.StatusFound)
+		}
+		set, _ := a.Assets.Current()
 		return c.Redirect(illustrationURL(set, *p), fiber.StatusFound)
 	} else if err != nil {
 		return err

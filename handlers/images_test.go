@@ -165,6 +165,10 @@ func TestProductImages_Route(t *testing.T) {
 	if res := get("/img/p3/320.webp"); res.StatusCode != http.StatusFound || !strings.Contains(res.Header.Get("Location"), "/static/img/categories/fashion.") {
 		t.Errorf("failed photo: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
+	// A width the photo lacks (the shirt is 500 px wide) goes to its nearest.
+	if res := get("/img/p2/960.webp"); res.StatusCode != http.StatusFound || !strings.HasPrefix(res.Header.Get("Location"), "/img/p2/500.webp?v=") {
+		t.Errorf("missing width: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
 	for _, path := range []string{"/img/nope/320.webp", "/img/p1/abc.webp", "/img/p1/320.gif", "/img/p1/-5.jpg"} {
 		if res := get(path); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: status %d", path, res.StatusCode)
