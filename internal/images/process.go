@@ -64,13 +64,23 @@ func process(body []byte) (processed, error) {
 		return processed{}, fmt.Errorf("decode image: %w", err)
 	}
 	b := src.Bounds()
+	o := jpegOrientation(body)
 	out := processed{Photo: shop.Photo{Width: b.Dx(), Height: b.Dy()}}
+	if swapsSides(o) {
+		out.Photo.Width, out.Photo.Height = b.Dy(), b.Dx()
+	}
 	widths := out.Photo.Widths()
 	// Each width is scaled from the original: scaling from the next wider
-	// variant compounds Catmull-Rom's sharpening, which costs bytes.
+	// variant compounds Catmull-Rom's sharpening, which costs bytes. Small
+	// variants are turned upright after scaling, which is cheaper than
+	// turning the original.
 	for i := len(widths) - 1; i >= 0; i-- {
-		w := widths[i]
-		dst := resize(src, w, out.Photo.HeightAt(w))
+		w, h := widths[i], out.Photo.HeightAt(widths[i])
+		if swapsSides(o) {
+			w, h = h, w
+		}
+		dst := orient(resize(src, w, h), o)
+		w = dst.Bounds().Dx()
 		var wb, jb bytes.Buffer
 		if err := webp.Encode(&wb, dst, webp.Options{Quality: webpQuality, Method: webpMethod}); err != nil {
 			return processed{}, fmt.Errorf("encode WebP: %w", err)
