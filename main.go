@@ -23,6 +23,7 @@ import (
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/demo"
+	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 	defer db.Close()
 	go sweepExpired(ctx, db.KV(), log)
+	monitor := health.NewMonitor(ctx, db, log)
+	go monitor.Run(ctx, 10*time.Second)
 
 	cat := newCatalog(cfg, db, log, nil)
 	if cfg.CatalogURL != "" {
@@ -70,6 +73,9 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	// The stored catalogue is served at once, also while a sync runs (or
 	// its service is down); each sync warms again what it changed.
 	go cat.Warm(ctx)
+	// An import by the `catalog import` command (or, with a shared database,
+	// another instance) reaches this process's memory within a second.
+	go cat.Watch(ctx, time.Second)
 	if cfg.Demo {
 		if err := printDemo(ctx, db); err != nil {
 			return err
@@ -101,7 +107,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Config:  cfg,
 		Log:     log,
 		Assets:  assets,
-		Health:  db,
+		Health:  monitor,
 		Contact: db,
 		Users:   db,
 		Storage: db.KV(),
@@ -201,7 +207,8 @@ type expirer interface {
 	DeleteExpired(ctx context.Context) (int64, error)
 }
 
-// sweepExpired deletes expired CSRF tokens and sessions every few minutes.
+// sweepExpired deletes expired sessions and rate-limit counters every few
+// minutes.
 func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
 	t := time.NewTicker(10 * time.Minute)
 	defer t.Stop()

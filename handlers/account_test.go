@@ -21,7 +21,7 @@ func registerForm(name, email, pw string) url.Values {
 }
 
 // register creates an account through the form and returns the signed-in client.
-func (a *testApp) register(t *testing.T, name, email, pw string) *client {
+func (a *testApp) register(t testing.TB, name, email, pw string) *client {
 	t.Helper()
 	c := a.client(t)
 	res, _ := c.postFrom("/register", "/register", registerForm(name, email, pw))

@@ -119,7 +119,7 @@ func (a *App) cartAdd(c *fiber.Ctx) error {
 	}
 	// The price is never read from the form: the cart joins the catalogue.
 	id := formValue(c, "product_id")
-	if _, err := a.Catalog.Store.Product(c.UserContext(), id); err != nil {
+	if _, err := a.Catalog.Product(c.UserContext(), id); err != nil {
 		if shop.ErrorCode(err) == shop.ENOTFOUND {
 			err = shop.Errorf(shop.ENOTFOUND, "That product is no longer available.")
 		}

@@ -50,7 +50,7 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []componen
 }
 
 func (a *App) categories(c *fiber.Ctx) []string {
-	cats, err := a.Catalog.Store.Categories(c.UserContext())
+	cats, err := a.Catalog.Categories(c.UserContext())
 	if err != nil {
 		// The filter still works with the categories it cannot list (spec §8:
 		// a category list failure is only logged).
@@ -235,7 +235,7 @@ func (a *App) productsAPI(c *fiber.Ctx) error {
 }
 
 func (a *App) product(c *fiber.Ctx) error {
-	p, err := a.Catalog.Store.Product(c.UserContext(), c.Params("id"))
+	p, err := a.Catalog.Product(c.UserContext(), c.Params("id"))
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
 		fr := a.frame(c, "Product not found")
 		return render(c, fiber.StatusNotFound, pages.ProductNotFound(fr))
@@ -290,7 +290,7 @@ func truncate(s string, n int) string {
 // sitemap lists every page a search engine should know: the help pages, the
 // catalogue, each category and each product.
 func (a *App) sitemap(c *fiber.Ctx) error {
-	ids, err := a.Catalog.Store.AllProductIDs(c.UserContext())
+	ids, err := a.Catalog.ProductIDs(c.UserContext())
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
@@ -43,10 +44,11 @@ var testAssets = fstest.MapFS{
 }
 
 type testApp struct {
-	app   *fiber.App
-	db    *sqlite.DB
-	cfg   *config.Config
-	clock *testClock
+	app     *fiber.App
+	db      *sqlite.DB
+	catalog *catalog.Service
+	cfg     *config.Config
+	clock   *testClock
 }
 
 // testClock is a settable clock shared by the app and its store.
@@ -107,7 +109,8 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Config = cfg
 	deps.Log = log
 	deps.Assets = static.Fixed{Set: set}
-	deps.Health, deps.Contact, deps.Users = db, db, db
+	deps.Health = health.NewMonitor(context.Background(), db, log)
+	deps.Contact, deps.Users = db, db
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
 	deps.Auth = &auth.Service{Users: db, Resets: db, Mailer: &mail.Outbox{Store: db, Log: log},
@@ -121,7 +124,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, cfg: cfg, clock: clock}
+	return &testApp{app: app, db: db, catalog: deps.Catalog, cfg: cfg, clock: clock}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

@@ -25,6 +25,10 @@ const (
 	thumbWidth    = 160
 )
 
+// imagePrefix is where product photos are served; browsers cache them, so
+// neither the page cache nor the compressor (they are WebP/JPEG) takes them.
+const imagePrefix = "/img/"
+
 type assetURLs interface{ URL(string) string }
 
 // picture is the view model of p's image: its stored photo, or the built-in

@@ -18,7 +18,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/nocturne/storefront/handlers"
-	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/images/imagestest"
 )
@@ -42,9 +41,10 @@ func withPhotos(t *testing.T, app *testApp) {
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cat := catalog.NewService(app.db, log)
-	cat.Images = &images.Service{Store: app.db, Fetcher: images.NewFetcher(true, 2*time.Second), Log: log}
+	// The app's own catalogue service: it reloads after the products and
+	// again after their photos are stored.
+	cat := app.catalog
+	cat.Images = &images.Service{Store: app.db, Fetcher: images.NewFetcher(true, 2*time.Second), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	parsed, err := cat.ImportFile(context.Background(), path)
 	if err != nil || parsed.Images.Fetched != 2 || parsed.Images.Failed != 1 {
 		t.Fatalf("import: %+v, %v", parsed.Images, err)
@@ -212,5 +212,36 @@ func TestProductImages_CartThumbnail(t *testing.T) {
 	}
 	if src := doc.Find(`[data-testid="cart-line"][data-product-id="p3"] img`).AttrOr("src", ""); !strings.Contains(src, "/static/img/categories/fashion.") {
 		t.Errorf("failed photo in the cart: %q", src)
+	}
+}
+
+// Photos stored by a later import reach a listing the page cache already
+// holds (the catalogue version is part of its key).
+func TestProductImages_LaterPhotosReachCachedPages(t *testing.T) {
+	app := newTestApp(t)
+	srv := imagestest.NewServer(t, map[string]imagestest.File{
+		"/lamp.jpg": {Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", 503) }},
+	})
+	path := filepath.Join(t.TempDir(), "c.json")
+	doc := fmt.Sprintf(`[{"id": "p1", "title": "Photo Lamp", "price": 1.10, "category": "home", "image": %q}]`, srv.URL+"/lamp.jpg")
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	app.catalog.Images = &images.Service{Store: app.db, Fetcher: images.NewFetcher(true, 2*time.Second), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if parsed, err := app.catalog.ImportFile(context.Background(), path); err != nil || parsed.Images.Failed != 1 {
+		t.Fatalf("first import: %+v %v", parsed.Images, err)
+	}
+	c := app.client(t)
+	for range 2 { // the second answer comes from the page cache
+		if _, doc := c.get("/products"); doc.Find(`[data-product-id="p1"] picture`).Length() != 0 {
+			t.Fatal("a photo before any was stored")
+		}
+	}
+	srv.Set("/lamp.jpg", imagestest.File{ContentType: "image/jpeg", Body: imagestest.JPEG(t, 400, 400)})
+	if parsed, err := app.catalog.ImportFile(context.Background(), path); err != nil || parsed.Images.Fetched != 1 {
+		t.Fatalf("second import: %+v %v", parsed.Images, err)
+	}
+	if _, doc := c.get("/products"); doc.Find(`[data-product-id="p1"] picture source`).Length() != 1 {
+		t.Error("the stored photo does not reach the cached listing")
 	}
 }

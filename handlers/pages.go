@@ -15,7 +15,7 @@ func (a *App) home(c *fiber.Ctx) error {
 	f := a.islandFrame(c, "")
 	f.Description = "Electronics, fashion, jewelry and home goods at " + a.Config.ShopName + "."
 	f.Canonical = a.Config.BaseURL.String() + "/"
-	featured, err := a.Catalog.Store.FeaturedProducts(c.UserContext(), featuredOnLanding)
+	featured, err := a.Catalog.Featured(c.UserContext(), featuredOnLanding)
 	if err != nil {
 		// The landing page still works; the carousel shows its empty state.
 		a.Log.Error("featured products", "err", err, "request_id", requestID(c))
@@ -40,7 +40,7 @@ func (a *App) healthz(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	if err := a.Health.Ping(ctx); err != nil {
+	if err := a.Health.Check(ctx); err != nil {
 		a.Log.Error("health check failed", "err", err)
 		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable"})
 	}

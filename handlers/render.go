@@ -40,6 +40,7 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 	}
 	if set, err := a.Assets.Current(); err == nil {
 		f.CSSURL = set.URL("css/app.css")
+		f.InlineCSS = a.inlineCSS
 		f.IconURL = set.URL("img/favicon.svg")
 	} else {
 		a.Log.Error("load assets", "err", err)

@@ -2,17 +2,50 @@ package handlers_test
 
 import (
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/nocturne/storefront/static"
 )
+
+// The first paint needs nothing but the HTML: the stylesheet is in the head,
+// allowed by its hash in the Content-Security-Policy (no 'unsafe-inline').
+func TestInlineStylesheet(t *testing.T) {
+	app := newTestApp(t)
+	for _, path := range []string{"/", "/products", "/faq", "/no-such-page"} {
+		res, doc := app.client(t).get(path)
+		if n := doc.Find(`link[rel="stylesheet"]`).Length(); n != 0 {
+			t.Errorf("%s: %d render-blocking stylesheet links", path, n)
+		}
+		css := doc.Find("head style").Text()
+		if css != string(testAssets["css/app.css"].Data) {
+			t.Fatalf("%s: the head's style is not the stylesheet (%d bytes)", path, len(css))
+		}
+		sum := sha256.Sum256([]byte(css))
+		policy := res.Header.Get("Content-Security-Policy")
+		if want := "style-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(policy, want) {
+			t.Errorf("%s: CSP %q lacks %q", path, policy, want)
+		}
+		if strings.Contains(policy, "unsafe-inline") {
+			t.Errorf("%s: CSP allows unsafe-inline", path)
+		}
+	}
+}
 
 func TestStaticAssets(t *testing.T) {
 	app := newTestApp(t)
 	c := app.client(t)
-	_, doc := c.get("/")
-	css := doc.Find(`link[rel="stylesheet"]`).AttrOr("href", "")
+	// Pages carry the stylesheet inline; development links it by this URL.
+	set, err := static.Load(testAssets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := set.URL("css/app.css")
 	if !regexp.MustCompile(`^/static/css/app\.[0-9a-f]{10}\.css$`).MatchString(css) {
 		t.Fatalf("stylesheet URL is not content-hashed: %q", css)
 	}

@@ -3,13 +3,13 @@ package auth
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/session"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -23,42 +23,44 @@ const (
 	// idle expiry: once an hour, not on every request.
 	touchEvery = time.Hour
 
-	keyUserID  = "uid"
-	keyGen     = "gen"
-	keyCreated = "created"
-	keyTouched = "touched"
 	localsUser = "nocturne.user"
 	CookieName = "nocturne_session"
 )
 
-// Sessions keeps sessions server-side (Fiber's session middleware on our
-// store); the cookie holds only a random id.
+// Sessions keeps sessions server-side, in a fiber.Storage (the database's
+// kv table, so every instance of the shop sees them); the cookie holds only
+// a random id. A session is created only when a shopper first stores
+// something in it, never by a page view.
 type Sessions struct {
-	store *session.Store
-	users shop.UserStore
-	now   func() time.Time
-	log   *slog.Logger
+	storage fiber.Storage
+	secure  bool
+	users   shop.UserStore
+	now     func() time.Time
+	log     *slog.Logger
 }
+
+// sessionData is what a session holds, stored as JSON: decoding it is a
+// few microseconds, where Fiber's session middleware builds a gob decoder
+// (and compiles its types) on every request.
+type sessionData struct {
+	UserID  string            `json:"uid,omitempty"`
+	Gen     int64             `json:"gen,omitempty"`
+	Created int64             `json:"created,omitempty"`
+	Touched int64             `json:"touched,omitempty"`
+	Values  map[string]string `json:"v,omitempty"`
+}
+
+// session is the request's session: its id ("" when none is stored yet).
+type session struct {
+	id   string
+	data sessionData
+}
+
+const localsSession = "nocturne.session"
 
 // NewSessions builds the session store on storage.
 func NewSessions(storage fiber.Storage, secure bool, users shop.UserStore, now func() time.Time, log *slog.Logger) *Sessions {
-	return &Sessions{
-		store: session.New(session.Config{
-			Storage:        storage,
-			Expiration:     IdleTimeout,
-			KeyLookup:      "cookie:" + CookieName,
-			CookiePath:     "/",
-			CookieHTTPOnly: true,
-			CookieSecure:   secure,
-			// Lax, not Strict: the OAuth callback is a cross-site navigation
-			// and must carry the session that holds its state.
-			CookieSameSite: fiber.CookieSameSiteLaxMode,
-			KeyGenerator:   func() string { return "sess_" + randomKey() },
-		}),
-		users: users,
-		now:   now,
-		log:   log,
-	}
+	return &Sessions{storage: storage, secure: secure, users: users, now: now, log: log}
 }
 
 func randomKey() string {
@@ -69,6 +71,73 @@ func randomKey() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// load returns the request's session, read once per request. An unknown,
+// expired or unreadable id is no session: a new one will get a new id, so
+// an id planted by someone else is never adopted.
+func (s *Sessions) load(c *fiber.Ctx) (*session, error) {
+	if sess, ok := c.Locals(localsSession).(*session); ok {
+		return sess, nil
+	}
+	sess := &session{}
+	if id := c.Cookies(CookieName); id != "" {
+		raw, err := s.storage.Get(id)
+		if err != nil {
+			return nil, fmt.Errorf("load session: %w", err)
+		}
+		if raw != nil && json.Unmarshal(raw, &sess.data) == nil {
+			sess.id = id
+		} else {
+			sess.data = sessionData{}
+		}
+	}
+	c.Locals(localsSession, sess)
+	return sess, nil
+}
+
+// save stores the session (under a new id if it has none) and sets its
+// cookie, both good for IdleTimeout from now.
+func (s *Sessions) save(c *fiber.Ctx, sess *session) error {
+	if sess.id == "" {
+		sess.id = "sess_" + randomKey()
+	}
+	if sess.data.Created == 0 {
+		sess.data.Created = s.now().Unix()
+	}
+	raw, err := json.Marshal(sess.data)
+	if err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	if err := s.storage.Set(sess.id, raw, IdleTimeout); err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	c.Cookie(&fiber.Cookie{
+		Name:     CookieName,
+		Value:    sess.id,
+		Path:     "/",
+		MaxAge:   int(IdleTimeout.Seconds()),
+		Expires:  s.now().Add(IdleTimeout),
+		Secure:   s.secure,
+		HTTPOnly: true,
+		// Lax, not Strict: the OAuth callback is a cross-site navigation
+		// and must carry the session that holds its state.
+		SameSite: fiber.CookieSameSiteLaxMode,
+	})
+	return nil
+}
+
+// drop deletes the stored session and forgets its id; the data stays in
+// sess for a caller that stores it again under a new id.
+func (s *Sessions) drop(sess *session) error {
+	if sess.id == "" {
+		return nil
+	}
+	if err := s.storage.Delete(sess.id); err != nil {
+		return fmt.Errorf("end session: %w", err)
+	}
+	sess.id = ""
+	return nil
+}
+
 // Middleware loads the current user, if any, into the request context. A
 // session past its absolute lifetime, of a deleted user, or signed out
 // elsewhere (its generation is stale) is destroyed.
@@ -76,35 +145,44 @@ func (s *Sessions) Middleware(c *fiber.Ctx) error {
 	if c.Cookies(CookieName) == "" {
 		return c.Next()
 	}
-	sess, err := s.store.Get(c)
+	sess, err := s.load(c)
 	if err != nil {
-		return fmt.Errorf("load session: %w", err)
+		return err
 	}
-	uid, _ := sess.Get(keyUserID).(string)
+	uid := sess.data.UserID
 	if uid == "" {
 		return c.Next()
 	}
 	now := s.now()
-	created, _ := sess.Get(keyCreated).(int64)
-	gen, _ := sess.Get(keyGen).(int64)
 	u, err := s.users.UserByID(c.UserContext(), uid)
-	if shop.ErrorCode(err) == shop.ENOTFOUND || (err == nil && u.SessionGen != gen) || now.Sub(time.Unix(created, 0)) > AbsoluteTimeout {
-		if err := sess.Destroy(); err != nil {
-			return fmt.Errorf("end session: %w", err)
+	if shop.ErrorCode(err) == shop.ENOTFOUND || (err == nil && u.SessionGen != sess.data.Gen) || now.Sub(time.Unix(sess.data.Created, 0)) > AbsoluteTimeout {
+		if err := s.destroy(c, sess); err != nil {
+			return err
 		}
 		return c.Next()
 	} else if err != nil {
 		return fmt.Errorf("load session user: %w", err)
 	}
-	if touched, _ := sess.Get(keyTouched).(int64); now.Sub(time.Unix(touched, 0)) > touchEvery {
-		sess.Set(keyTouched, now.Unix())
-		if err := sess.Save(); err != nil {
+	if now.Sub(time.Unix(sess.data.Touched, 0)) > touchEvery {
+		sess.data.Touched = now.Unix()
+		if err := s.save(c, sess); err != nil {
 			return fmt.Errorf("touch session: %w", err)
 		}
 	}
 	c.Locals(localsUser, u)
 	c.SetUserContext(shop.NewContextWithUser(c.UserContext(), u.Current()))
 	return c.Next()
+}
+
+// destroy ends the session on the server and expires its cookie.
+func (s *Sessions) destroy(c *fiber.Ctx, sess *session) error {
+	if err := s.drop(sess); err != nil {
+		return err
+	}
+	sess.data = sessionData{}
+	c.Cookie(&fiber.Cookie{Name: CookieName, Path: "/", Expires: time.Unix(1, 0), MaxAge: -1,
+		Secure: s.secure, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
+	return nil
 }
 
 // User returns the current user loaded by Middleware, or nil.
@@ -114,21 +192,19 @@ func User(c *fiber.Ctx) *shop.User {
 }
 
 // SignIn starts a session for u under a new id, so an id planted before
-// sign-in is worthless after it (no fixation).
+// sign-in is worthless after it (no fixation). It starts empty: what the
+// visitor's session held (a cart key) was handed over before sign-in.
 func (s *Sessions) SignIn(c *fiber.Ctx, u *shop.User) error {
-	sess, err := s.store.Get(c)
+	sess, err := s.load(c)
 	if err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
-	if err := sess.Reset(); err != nil {
+	if err := s.drop(sess); err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
 	now := s.now().Unix()
-	sess.Set(keyUserID, u.ID)
-	sess.Set(keyGen, u.SessionGen)
-	sess.Set(keyCreated, now)
-	sess.Set(keyTouched, now)
-	if err := sess.Save(); err != nil {
+	sess.data = sessionData{UserID: u.ID, Gen: u.SessionGen, Created: now, Touched: now}
+	if err := s.save(c, sess); err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
 	c.Locals(localsUser, u)
@@ -138,11 +214,11 @@ func (s *Sessions) SignIn(c *fiber.Ctx, u *shop.User) error {
 
 // SignOut ends the session and expires its cookie.
 func (s *Sessions) SignOut(c *fiber.Ctx) error {
-	sess, err := s.store.Get(c)
+	sess, err := s.load(c)
 	if err != nil {
 		return fmt.Errorf("sign out: %w", err)
 	}
-	if err := sess.Destroy(); err != nil {
+	if err := s.destroy(c, sess); err != nil {
 		return fmt.Errorf("sign out: %w", err)
 	}
 	c.Locals(localsUser, nil)
@@ -150,17 +226,22 @@ func (s *Sessions) SignOut(c *fiber.Ctx) error {
 	return nil
 }
 
-// Set stores a value in the session (creating one for a signed-out visitor).
+// Set stores a text value in the session (creating one for a signed-out
+// visitor).
 func (s *Sessions) Set(c *fiber.Ctx, key string, val any) error {
-	sess, err := s.store.Get(c)
+	text, ok := val.(string)
+	if !ok {
+		return fmt.Errorf("session set %s: a %T is not text", key, val)
+	}
+	sess, err := s.load(c)
 	if err != nil {
 		return fmt.Errorf("session set: %w", err)
 	}
-	sess.Set(key, val)
-	if sess.Get(keyCreated) == nil {
-		sess.Set(keyCreated, s.now().Unix())
+	if sess.data.Values == nil {
+		sess.data.Values = map[string]string{}
 	}
-	if err := sess.Save(); err != nil {
+	sess.data.Values[key] = text
+	if err := s.save(c, sess); err != nil {
 		return fmt.Errorf("session set: %w", err)
 	}
 	return nil
@@ -168,19 +249,13 @@ func (s *Sessions) Set(c *fiber.Ctx, key string, val any) error {
 
 // Take returns a value stored with Set and removes it.
 func (s *Sessions) Take(c *fiber.Ctx, key string) (any, error) {
-	if c.Cookies(CookieName) == "" {
-		return nil, nil
+	v, err := s.Get(c, key)
+	if v == nil || err != nil {
+		return v, err
 	}
-	sess, err := s.store.Get(c)
-	if err != nil {
-		return nil, fmt.Errorf("session take: %w", err)
-	}
-	v := sess.Get(key)
-	if v == nil {
-		return nil, nil
-	}
-	sess.Delete(key)
-	if err := sess.Save(); err != nil {
+	sess, _ := s.load(c)
+	delete(sess.data.Values, key)
+	if err := s.save(c, sess); err != nil {
 		return nil, fmt.Errorf("session take: %w", err)
 	}
 	return v, nil
@@ -188,16 +263,17 @@ func (s *Sessions) Take(c *fiber.Ctx, key string) (any, error) {
 
 // KeepGeneration records a new session generation in this session, so a
 // password change or "sign out everywhere else" spares the current one.
+// The session moves to a new id as well.
 func (s *Sessions) KeepGeneration(c *fiber.Ctx, gen int64) error {
-	sess, err := s.store.Get(c)
+	sess, err := s.load(c)
 	if err != nil {
 		return fmt.Errorf("keep session: %w", err)
 	}
-	if err := sess.Regenerate(); err != nil {
+	if err := s.drop(sess); err != nil {
 		return fmt.Errorf("keep session: %w", err)
 	}
-	sess.Set(keyGen, gen)
-	if err := sess.Save(); err != nil {
+	sess.data.Gen = gen
+	if err := s.save(c, sess); err != nil {
 		return fmt.Errorf("keep session: %w", err)
 	}
 	return nil
@@ -225,9 +301,13 @@ func (s *Sessions) Get(c *fiber.Ctx, key string) (any, error) {
 	if c.Cookies(CookieName) == "" {
 		return nil, nil
 	}
-	sess, err := s.store.Get(c)
+	sess, err := s.load(c)
 	if err != nil {
 		return nil, fmt.Errorf("session get: %w", err)
 	}
-	return sess.Get(key), nil
+	v, ok := sess.data.Values[key]
+	if !ok {
+		return nil, nil
+	}
+	return v, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
@@ -19,8 +20,9 @@ import (
 
 // Service answers catalogue questions for the handlers. It keeps what is
 // costly and changes only with the catalogue (match counts, the search
-// vocabulary, each word's scored search hits, the products' facets); an
-// import calls Invalidate, then Warm.
+// vocabulary, each word's scored search hits, the products' facets) and the
+// whole catalogue in memory for listings (snapshot.go); an import calls
+// Reload, then Warm.
 type Service struct {
 	Store shop.CatalogStore
 	Log   *slog.Logger
@@ -31,9 +33,12 @@ type Service struct {
 	// leaves them unfetched (they show their category's illustration).
 	Images *images.Service
 
+	// snap is the catalogue in memory (snapshot.go); loadMu orders reloads.
+	snap   atomic.Pointer[snapshot]
+	loadMu sync.Mutex
+
 	mu       sync.Mutex
 	version  int
-	counts   map[string]int
 	terms    map[string]int
 	facets   *facetTable
 	keys     map[string]string    // search word → its WordKey
@@ -45,7 +50,7 @@ type Service struct {
 
 // NewService returns a Service on store.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, counts: map[string]int{}, keys: map[string]string{}, words: map[string]*wordHits{}}
+	return &Service{Store: store, Log: log, keys: map[string]string{}, words: map[string]*wordHits{}}
 }
 
 // Invalidate drops the caches after the catalogue changed.
@@ -53,7 +58,6 @@ func (s *Service) Invalidate() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.version++
-	s.counts = map[string]int{}
 	s.keys = map[string]string{}
 	s.words = map[string]*wordHits{}
 	s.wordHits = 0
@@ -62,41 +66,17 @@ func (s *Service) Invalidate() {
 }
 
 // List returns the page of products f selects and how many match in all.
+// Listings come from the in-memory catalogue; searches from the store's
+// index (search.go).
 func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
 	if f.Query != "" {
 		return s.search(ctx, f)
 	}
-	products, err := s.Store.ListProducts(ctx, f)
+	snap, err := s.current(ctx)
 	if err != nil {
-		return shop.ProductPage{}, err
+		return shop.ProductPage{}, fmt.Errorf("list products: %w", err)
 	}
-	total, err := s.count(ctx, f)
-	if err != nil {
-		return shop.ProductPage{}, err
-	}
-	return shop.ProductPage{Products: products, Total: total}, nil
-}
-
-func (s *Service) count(ctx context.Context, f shop.ProductFilter) (int, error) {
-	f.Page, f.PageSize, f.Sort = 0, 0, ""
-	key := fmt.Sprintf("%+v", f)
-	s.mu.Lock()
-	n, ok := s.counts[key]
-	version := s.version
-	s.mu.Unlock()
-	if ok {
-		return n, nil
-	}
-	n, err := s.Store.CountMatching(ctx, f)
-	if err != nil {
-		return 0, err
-	}
-	s.mu.Lock()
-	if s.version == version && len(s.counts) < 10_000 {
-		s.counts[key] = n
-	}
-	s.mu.Unlock()
-	return n, nil
+	return snap.list(f), nil
 }
 
 // Suggest proposes a corrected query when some of q's words are unknown to

@@ -103,3 +103,39 @@ func TestSync_FetchesImagesAndRetries(t *testing.T) {
 		}
 	}
 }
+
+// Another instance that reloaded while the photos were still being fetched
+// learns of them: storing photos bumps the catalogue version it watches.
+func TestSyncImages_BumpsCatalogueVersion(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	imgs := imagestest.NewServer(t, map[string]imagestest.File{
+		"/a.jpg": {ContentType: "image/jpeg", Body: imagestest.JPEG(t, 400, 300)},
+	})
+	path := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(path, []byte(catalogueJSON(imgs.URL+"/a.jpg")), 0o600)
+	importer := catalog.NewService(db, quiet) // no Images: products only
+	parsed, err := importer.ImportFile(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := catalog.NewService(db, quiet)
+	if err := server.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := server.Version()
+
+	if err := withImages(importer, db).SyncImages(ctx, &parsed); err != nil || parsed.Images.Fetched != 1 {
+		t.Fatalf("photos: %+v %v", parsed.Images, err)
+	}
+	after, err := db.CatalogVersion(ctx)
+	if err != nil || after <= before {
+		t.Fatalf("catalogue version %d after the photos, %d before (%v)", after, before, err)
+	}
+	if err := server.Reload(ctx); err != nil { // what Watch does on a new version
+		t.Fatal(err)
+	}
+	if p, err := server.Product(ctx, "1"); err != nil || !p.Photo.Ready() {
+		t.Errorf("the other instance's product: %+v %v", p, err)
+	}
+}

@@ -183,7 +183,9 @@ func (s *Service) LoadBuiltin(ctx context.Context) error {
 	if err := s.Store.ReplaceCatalog(ctx, SourceBuiltin, categoriesOf(parsed.Products), parsed.Products); err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
-	s.Invalidate()
+	if err := s.Reload(ctx); err != nil {
+		return fmt.Errorf("built-in catalogue: %w", err)
+	}
 	s.Log.Info("built-in catalogue loaded", "products", len(parsed.Products))
 	return nil
 }
@@ -207,7 +209,9 @@ func (s *Service) ImportFile(ctx context.Context, path string) (Parsed, error) {
 	if err := s.Store.ReplaceCatalog(ctx, SourceFile, categoriesOf(parsed.Products), parsed.Products); err != nil {
 		return parsed, err
 	}
-	s.Invalidate()
+	if err := s.Reload(ctx); err != nil {
+		return parsed, err
+	}
 	err = s.syncImages(ctx, &parsed)
 	return parsed, err
 }
@@ -267,7 +271,9 @@ func (y *Syncer) SyncOnce(ctx context.Context) error {
 	if err := y.Service.Store.ReplaceCatalog(ctx, SourceFakeStore, cats, parsed.Products); err != nil {
 		return fmt.Errorf("catalogue sync: %w", err)
 	}
-	y.Service.Invalidate()
+	if err := y.Service.Reload(ctx); err != nil {
+		return fmt.Errorf("catalogue sync: %w", err)
+	}
 	if err := y.Service.syncImages(ctx, &parsed); err != nil {
 		return fmt.Errorf("catalogue sync: %w", err)
 	}

@@ -125,12 +125,17 @@ func (s *Service) search(ctx context.Context, f shop.ProductFilter) (shop.Produc
 	}
 	hi := min(lo+f.PageSize, len(matched))
 	top := firstK(matched, hi, order(f.Sort))
-	keys := make([]int64, 0, hi-lo)
-	for _, m := range top[lo:hi] {
-		keys = append(keys, m.key)
-	}
-	if page.Products, err = s.Store.ProductsByKey(ctx, keys); err != nil {
+	snap, err := s.current(ctx)
+	if err != nil {
 		return shop.ProductPage{}, err
+	}
+	page.Products = make([]shop.Product, 0, hi-lo)
+	for _, m := range top[lo:hi] {
+		// A product removed by an import that the facets have not seen yet
+		// is skipped, as the store would.
+		if p, ok := snap.byID[facets.rows[m.rank].ID]; ok {
+			page.Products = append(page.Products, *p)
+		}
 	}
 	return page, nil
 }

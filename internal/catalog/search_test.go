@@ -113,7 +113,8 @@ func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
 		"Leather BOOTS",
 		"wireless headphones home",
 		"lamp walnut walnut", // a repeated word counts once
-		"vintage 1",          // a kept word and a prefix the store scores live
+		"vintage 123",        // a kept word and a prefix the store scores live
+		"a walnut",           // a one-character word: a whole word ("A walnut lamp with…")
 		"wirel headph",       // prefixes, sharing the hits of wireless and headphones
 		"walnuts lamps",      // other forms of warmed words
 		"electronics",
@@ -219,7 +220,9 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 	if err := db.ReplaceCatalog(ctx, "test", []string{"home"}, renewed); err != nil {
 		t.Fatal(err)
 	}
-	svc.Invalidate()
+	if err := svc.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if got := search(); got != "t-3,t-1" {
 		t.Errorf("after the import: %q, want t-3,t-1", got)
 	}
@@ -263,6 +266,36 @@ func TestSearch_WhileWarming(t *testing.T) {
 	for range 4 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// A word of one or two characters matches whole words only: "7" finds the
+// product numbered 7, not 70 or 700, and "70" finds 70, not 700 (as a
+// prefix it would match a large part of the catalogue in no useful order);
+// from three characters on, a word is a prefix again.
+func TestSearch_ShortWordsAreWholeWords(t *testing.T) {
+	svc, _, _ := searchFixture(t)
+	number := func(title string) string { return title[strings.LastIndex(title, " ")+1:] }
+	for _, tt := range []struct {
+		q    string
+		want func(n string) bool
+	}{
+		{"7", func(n string) bool { return n == "7" }},
+		{"70", func(n string) bool { return n == "70" }},
+		{"700", func(n string) bool { return strings.HasPrefix(n, "700") }},
+	} {
+		page, err := svc.List(context.Background(), shop.ProductFilter{Query: tt.q, Page: 1, PageSize: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total == 0 {
+			t.Fatalf("%q: nothing found", tt.q)
+		}
+		for _, p := range page.Products {
+			if !tt.want(number(p.Title)) {
+				t.Errorf("%q found %q", tt.q, p.Title)
+			}
 		}
 	}
 }

@@ -106,4 +106,7 @@ type ImageStore interface {
 	ProductImage(ctx context.Context, productID string, width int, format string) ([]byte, string, error)
 	// PruneImages deletes the images (and variants) no product names.
 	PruneImages(ctx context.Context) (int64, error)
+	// PhotosChanged bumps the catalogue version (see CatalogVersion):
+	// products' photos are part of the catalogue servers hold in memory.
+	PhotosChanged(ctx context.Context) error
 }

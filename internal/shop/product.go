@@ -178,6 +178,11 @@ type CatalogStore interface {
 	// order given; keys of products that no longer exist are skipped.
 	ProductsByKey(ctx context.Context, keys []int64) ([]Product, error)
 	Categories(ctx context.Context) ([]string, error)
+	// AllProducts returns every product in id order.
+	AllProducts(ctx context.Context) ([]Product, error)
+	// CatalogVersion changes whenever ReplaceCatalog changes the catalogue,
+	// in whichever process: servers poll it to refresh what they keep.
+	CatalogVersion(ctx context.Context) (int64, error)
 	FeaturedProducts(ctx context.Context, limit int) ([]Product, error)
 	CountProducts(ctx context.Context) (int, error)
 	// ReplaceCatalog upserts products and categories of one source in one

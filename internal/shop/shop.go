@@ -62,7 +62,12 @@ func ErrorMessage(err error) string {
 // FieldErrors maps a form field name to the message shown next to it.
 type FieldErrors map[string]string
 
-// Pinger reports whether a backend can serve requests; /healthz uses it.
+// Pinger reports whether a backend can serve requests; /healthz uses it
+// through package health.
 type Pinger interface {
+	// Ping checks that the backend answers a read.
 	Ping(ctx context.Context) error
+	// ProbeWrite checks that the backend accepts a write, leaving no row
+	// changed.
+	ProbeWrite(ctx context.Context) error
 }

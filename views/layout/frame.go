@@ -16,7 +16,10 @@ type Frame struct {
 	Title       string // page title, without the shop name
 	Description string // meta description
 	CSSURL      string
-	IconURL     string
+	// InlineCSS is the whole stylesheet, put in the head so the first paint
+	// needs no second request; when empty, the page links CSSURL instead.
+	InlineCSS string
+	IconURL   string
 	// ScriptURL is the islands entry script; set only on pages that mount an
 	// island or enhance a form, so every other page ships no JavaScript.
 	ScriptURL string

@@ -25,7 +25,7 @@ const (
 
 // Cart returns the owner's cart, oldest line first, priced from the catalogue.
 func (db *DB) Cart(ctx context.Context, owner string) (shop.Cart, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, c.quantity, c.added_at
+	rows, err := db.query(ctx, `SELECT `+productColumns+`, c.quantity, c.added_at
 		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
 	if err != nil {
 		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
@@ -48,7 +48,7 @@ func (db *DB) Cart(ctx context.Context, owner string) (shop.Cart, error) {
 // CartCount is the number of items in the owner's cart.
 func (db *DB) CartCount(ctx context.Context, owner string) (int, error) {
 	var n int
-	if err := db.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE owner = ?`, owner).Scan(&n); err != nil {
+	if err := db.queryRow(ctx, `SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE owner = ?`, owner).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count cart: %w", err)
 	}
 	return n, nil
@@ -60,7 +60,7 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 	if quantity < 1 || quantity > shop.MaxCartQuantity {
 		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
 	}
-	res, err := db.db.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
+	res, err := db.exec(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
 		WHERE quantity + excluded.quantity <= ?`, owner, productID, quantity, db.now().Unix(), shop.MaxCartQuantity)
 	if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
@@ -82,7 +82,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 	if quantity > shop.MaxCartQuantity {
 		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
 	}
-	res, err := db.db.ExecContext(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
+	res, err := db.exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
 	if err != nil {
 		return fmt.Errorf("set cart quantity: %w", err)
 	}
@@ -94,7 +94,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 
 // RemoveFromCart removes a line; removing a line that is not there is fine.
 func (db *DB) RemoveFromCart(ctx context.Context, owner, productID string) error {
-	if _, err := db.db.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
 		return fmt.Errorf("remove from cart: %w", err)
 	}
 	return nil
@@ -102,7 +102,7 @@ func (db *DB) RemoveFromCart(ctx context.Context, owner, productID string) error
 
 // ClearCart empties the cart.
 func (db *DB) ClearCart(ctx context.Context, owner string) error {
-	if _, err := db.db.ExecContext(ctx, `DELETE FROM cart_items WHERE owner = ?`, owner); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, owner); err != nil {
 		return fmt.Errorf("clear cart: %w", err)
 	}
 	return nil
@@ -131,7 +131,7 @@ func mergeCart(ctx context.Context, tx *sql.Tx, from, to string) error {
 
 // Wishlist lists the user's wishlist, newest first.
 func (db *DB) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, w.added_at
+	rows, err := db.query(ctx, `SELECT `+productColumns+`, w.added_at
 		FROM wishlist_items w JOIN products p ON p.id = w.product_id WHERE w.user_id = ? ORDER BY w.added_at DESC, p.id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("load wishlist: %w", err)
@@ -153,7 +153,7 @@ func (db *DB) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem,
 
 // WishlistIDs returns the set of product ids on the user's wishlist.
 func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT product_id FROM wishlist_items WHERE user_id = ?`, userID)
+	rows, err := db.query(ctx, `SELECT product_id FROM wishlist_items WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("wishlist ids: %w", err)
 	}
@@ -171,7 +171,7 @@ func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, 
 
 // AddToWishlist adds a product; one already there stays as it was.
 func (db *DB) AddToWishlist(ctx context.Context, userID, productID string) error {
-	_, err := db.db.ExecContext(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
+	_, err := db.exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
 		ON CONFLICT DO NOTHING`, userID, productID, db.now().Unix())
 	if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
 		return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
@@ -183,7 +183,7 @@ func (db *DB) AddToWishlist(ctx context.Context, userID, productID string) error
 
 // RemoveFromWishlist removes a product from the wishlist.
 func (db *DB) RemoveFromWishlist(ctx context.Context, userID, productID string) error {
-	if _, err := db.db.ExecContext(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID); err != nil {
 		return fmt.Errorf("remove from wishlist: %w", err)
 	}
 	return nil

@@ -107,3 +107,11 @@ func (db *DB) PruneImages(ctx context.Context) (int64, error) {
 	}
 	return res.RowsAffected()
 }
+
+// PhotosChanged bumps the catalogue version, as ReplaceCatalog does.
+func (db *DB) PhotosChanged(ctx context.Context) error {
+	if _, err := db.db.ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+		return fmt.Errorf("bump catalogue version: %w", err)
+	}
+	return nil
+}

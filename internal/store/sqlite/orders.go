@@ -56,7 +56,7 @@ func (db *DB) ClaimOrder(ctx context.Context, o *shop.Order) (*shop.Order, bool,
 	}
 	err := insertOrder(ctx, db.db, o)
 	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: orders.idempotency_key") {
-		existing, err := scanOrder(db.db.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, o.IdempotencyKey))
+		existing, err := scanOrder(db.queryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, o.IdempotencyKey))
 		if err != nil {
 			return nil, false, err
 		}
@@ -92,7 +92,7 @@ func (db *DB) CompleteOrder(ctx context.Context, orderID, cartOwner string, line
 
 // ReleaseOrder removes a pending claim.
 func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
-	if _, err := db.db.ExecContext(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
 		return fmt.Errorf("release order: %w", err)
 	}
 	return nil
@@ -100,16 +100,16 @@ func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
 
 // OrderByKey returns the order placed under an idempotency key.
 func (db *DB) OrderByKey(ctx context.Context, key string) (*shop.Order, error) {
-	return scanOrder(db.db.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
+	return scanOrder(db.queryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
 }
 
 // Order returns an order with its lines.
 func (db *DB) Order(ctx context.Context, id string) (*shop.Order, error) {
-	o, err := scanOrder(db.db.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE id = ?`, id))
+	o, err := scanOrder(db.queryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE id = ?`, id))
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
+	rows, err := db.query(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
 	if err != nil {
 		return nil, fmt.Errorf("order lines: %w", err)
 	}
@@ -134,7 +134,7 @@ func (db *DB) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int,
 		args = append(args, q.Status)
 	}
 	var total int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
 	dir := "ASC"
@@ -149,7 +149,7 @@ func (db *DB) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int,
 		col = "status"
 	}
 	page := max(q.Page, 1)
-	rows, err := db.db.QueryContext(ctx, `SELECT `+orderColumns+`, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)
+	rows, err := db.query(ctx, `SELECT `+orderColumns+`, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)
 		FROM orders`+where+` ORDER BY `+col+` `+dir+`, created_at `+dir+`, id `+dir+` LIMIT ? OFFSET ?`,
 		append(args, shop.OrdersPageSize, (page-1)*shop.OrdersPageSize)...)
 	if err != nil {
@@ -181,7 +181,7 @@ func (s scannerWith) Scan(dest ...any) error { return s.rows.Scan(append(dest, s
 // CountOrders counts a user's placed orders.
 func (db *DB) CountOrders(ctx context.Context, userID string) (int, error) {
 	var n int
-	err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = ? AND status != 'pending'`, userID).Scan(&n)
+	err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = ? AND status != 'pending'`, userID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count orders: %w", err)
 	}
@@ -190,7 +190,7 @@ func (db *DB) CountOrders(ctx context.Context, userID string) (int, error) {
 
 // SaveCard keeps a card's brand, last four and expiry for the next checkout.
 func (db *DB) SaveCard(ctx context.Context, userID string, c shop.SavedCard) error {
-	_, err := db.db.ExecContext(ctx, `INSERT INTO saved_cards (user_id, brand, last4, exp_month, exp_year, name) VALUES (?, ?, ?, ?, ?, ?)
+	_, err := db.exec(ctx, `INSERT INTO saved_cards (user_id, brand, last4, exp_month, exp_year, name) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET brand = excluded.brand, last4 = excluded.last4, exp_month = excluded.exp_month,
 		exp_year = excluded.exp_year, name = excluded.name`, userID, c.Brand, c.Last4, c.ExpMonth, c.ExpYear, c.Name)
 	if err != nil {
@@ -202,7 +202,7 @@ func (db *DB) SaveCard(ctx context.Context, userID string, c shop.SavedCard) err
 // SavedCard returns the user's saved card, or nil.
 func (db *DB) SavedCard(ctx context.Context, userID string) (*shop.SavedCard, error) {
 	var c shop.SavedCard
-	err := db.db.QueryRowContext(ctx, `SELECT brand, last4, exp_month, exp_year, name FROM saved_cards WHERE user_id = ?`, userID).
+	err := db.queryRow(ctx, `SELECT brand, last4, exp_month, exp_year, name FROM saved_cards WHERE user_id = ?`, userID).
 		Scan(&c.Brand, &c.Last4, &c.ExpMonth, &c.ExpYear, &c.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

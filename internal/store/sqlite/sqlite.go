@@ -23,9 +23,10 @@ var migrations embed.FS
 
 // DB is the SQLite-backed store.
 type DB struct {
-	db   *sql.DB
-	now  func() time.Time
-	stem *stemmer
+	db    *sql.DB
+	stmts stmts
+	now   func() time.Time
+	stem  *stemmer
 }
 
 // Open opens (creating if needed) the database at path, or an in-memory one
@@ -100,9 +101,25 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
+// ProbeWrite checks that the database accepts a write: it takes the write
+// lock and updates a row inside a transaction that is rolled back, so a
+// read-only file, a full disk or a lost lock shows without changing a row.
+func (db *DB) ProbeWrite(ctx context.Context) error {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write probe: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+		return fmt.Errorf("write probe: %w", err)
+	}
+	return nil
+}
+
 // Close closes the database.
 func (db *DB) Close() error {
 	db.stem.Close()
+	db.stmts.close()
 	return db.db.Close()
 }
 

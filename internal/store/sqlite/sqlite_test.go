@@ -55,3 +55,29 @@ func TestOpen_WAL(t *testing.T) {
 		t.Errorf("journal mode: got %q, want wal", mode)
 	}
 }
+
+// The write probe proves the database takes writes and leaves no row
+// changed; on a closed database it fails.
+func TestProbeWrite(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "probe.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := db.CatalogVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := db.ProbeWrite(ctx); err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+	}
+	if after, _ := db.CatalogVersion(ctx); after != before {
+		t.Errorf("catalogue version %d after probes, want %d", after, before)
+	}
+	db.Close()
+	if err := db.ProbeWrite(ctx); err == nil {
+		t.Error("probe of a closed database succeeded")
+	}
+}

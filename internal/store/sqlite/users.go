@@ -51,7 +51,7 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 	if passwordHash != nil {
 		hash = string(passwordHash)
 	}
-	_, err := db.db.ExecContext(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
+	_, err := db.exec(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
 		phone_number, address, city, state, zip_code, country, is_guest, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		u.ID, nullable(u.Email), u.DisplayName, hash, nullable(u.GoogleSubject), u.PhoneNumber, u.Address, u.City,
@@ -67,13 +67,13 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 
 // UserByID returns a user or an ENOTFOUND.
 func (db *DB) UserByID(ctx context.Context, id string) (*shop.User, error) {
-	return scanUser(db.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return scanUser(db.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
 }
 
 // UserByEmail returns the account with the normalised email and its hash.
 func (db *DB) UserByEmail(ctx context.Context, email string) (*shop.User, []byte, error) {
 	var hash sql.NullString
-	u, err := scanUser(db.db.QueryRowContext(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`,
+	u, err := scanUser(db.queryRow(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`,
 		shop.NormalizeEmail(email)), &hash)
 	if err != nil {
 		return nil, nil, err
@@ -86,7 +86,7 @@ func (db *DB) UserByEmail(ctx context.Context, email string) (*shop.User, []byte
 
 // UserByGoogleSubject returns the account linked to a Google subject.
 func (db *DB) UserByGoogleSubject(ctx context.Context, sub string) (*shop.User, error) {
-	return scanUser(db.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE google_subject = ?`, sub))
+	return scanUser(db.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE google_subject = ?`, sub))
 }
 
 // LinkGoogle records that an account signs in with a Google subject.
@@ -104,7 +104,7 @@ func (db *DB) UpdateProfile(ctx context.Context, userID string, p shop.Profile) 
 // SetPassword replaces the password hash and bumps the session generation.
 func (db *DB) SetPassword(ctx context.Context, userID string, hash []byte) (int64, error) {
 	var gen int64
-	err := db.db.QueryRowContext(ctx, `UPDATE users SET password_hash = ?, session_gen = session_gen + 1
+	err := db.queryRow(ctx, `UPDATE users SET password_hash = ?, session_gen = session_gen + 1
 		WHERE id = ? RETURNING session_gen`, string(hash), userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, shop.Errorf(shop.ENOTFOUND, "User not found.")
@@ -118,7 +118,7 @@ func (db *DB) SetPassword(ctx context.Context, userID string, hash []byte) (int6
 // itself with the returned generation.
 func (db *DB) BumpSessionGen(ctx context.Context, userID string) (int64, error) {
 	var gen int64
-	err := db.db.QueryRowContext(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ? RETURNING session_gen`,
+	err := db.queryRow(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ? RETURNING session_gen`,
 		userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, shop.Errorf(shop.ENOTFOUND, "User not found.")
@@ -170,7 +170,7 @@ func (db *DB) HandOver(ctx context.Context, guestID, userID string) error {
 
 // CreatePasswordReset stores a reset token's hash.
 func (db *DB) CreatePasswordReset(ctx context.Context, userID, tokenHash string, expires time.Time) error {
-	_, err := db.db.ExecContext(ctx, `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+	_, err := db.exec(ctx, `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
 		tokenHash, userID, expires.Unix())
 	if err != nil {
 		return fmt.Errorf("insert password reset: %w", err)
@@ -182,7 +182,7 @@ func (db *DB) CreatePasswordReset(ctx context.Context, userID, tokenHash string,
 func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (string, error) {
 	var userID string
 	now := db.now().Unix()
-	err := db.db.QueryRowContext(ctx, `UPDATE password_resets SET used_at = ?
+	err := db.queryRow(ctx, `UPDATE password_resets SET used_at = ?
 		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", shop.Errorf(shop.ENOTFOUND, "This reset link is invalid or has expired. Please request a new one.")
@@ -194,7 +194,7 @@ func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (strin
 
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
 func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
-	_, err := db.db.ExecContext(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
+	_, err := db.exec(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
 		m.To, m.Subject, m.Body, db.now().Unix())
 	if err != nil {
 		return fmt.Errorf("insert outbox: %w", err)
@@ -204,7 +204,7 @@ func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
 
 // Outbox lists kept e-mails, newest first.
 func (db *DB) Outbox(ctx context.Context) ([]shop.Email, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
+	rows, err := db.query(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list outbox: %w", err)
 	}
@@ -221,7 +221,7 @@ func (db *DB) Outbox(ctx context.Context) ([]shop.Email, error) {
 }
 
 func (db *DB) execOne(ctx context.Context, what, query string, args ...any) error {
-	res, err := db.db.ExecContext(ctx, query, args...)
+	res, err := db.exec(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -249,6 +249,6 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // CountGuests reports how many guest users exist (tests and housekeeping).
 func (db *DB) CountGuests(ctx context.Context) int {
 	var n int
-	_ = db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE is_guest = 1`).Scan(&n)
+	_ = db.queryRow(ctx, `SELECT COUNT(*) FROM users WHERE is_guest = 1`).Scan(&n)
 	return n
 }

@@ -1,0 +1,404 @@
+// Command benchhttp measures the shop's HTTP throughput against a bare Fiber
+// hello-world, both run one after the other in one run on this machine, so
+// that a figure is read as a ratio to the machine's ceiling rather than as an
+// absolute number on a shared, noisy machine.
+//
+//	go tool task bench:http            # builds bin/storefront first
+//	go run ./cmd/benchhttp -bin bin/storefront -d 10s -c 64
+//
+// The load comes from wrk when it is installed (Debian package wrk), else
+// from a closed-loop Go generator on fasthttp's client. Every request asks
+// for gzip, as browsers do. For each row it prints requests per second, the
+// ratio to hello-world, p50 and p99 latency and the server's resident memory
+// after the row.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+)
+
+func main() {
+	if len(os.Args) == 3 && os.Args[1] == "hello" {
+		hello(os.Args[2])
+		return
+	}
+	bin := flag.String("bin", "bin/storefront", "the shop binary to measure")
+	dur := flag.Duration("d", 10*time.Second, "duration of each row")
+	conns := flag.Int("c", 64, "concurrent connections")
+	gen := flag.String("gen", "auto", "load generator: auto, wrk or go")
+	dbURL := flag.String("db", "", "DATABASE_URL for the shop (default: SQLite in a temporary directory)")
+	flag.Parse()
+	if err := run(*bin, *dur, *conns, *gen, *dbURL); err != nil {
+		fmt.Fprintln(os.Stderr, "benchhttp:", err)
+		os.Exit(1)
+	}
+}
+
+// hello serves the reference: Fiber's hello-world, nothing else.
+func hello(addr string) {
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Get("/", func(c *fiber.Ctx) error { return c.SendString("Hello, World!") })
+	if err := app.Listen(addr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+type row struct {
+	name    string
+	path    string
+	headers []string
+	// unique makes every request's URL different (so no cache answers it).
+	unique bool
+}
+
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	rssKB    int64
+	errors   int64
+}
+
+func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
+	if gen == "auto" {
+		gen = "go"
+		if _, err := exec.LookPath("wrk"); err == nil {
+			gen = "wrk"
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("load: %s, %d connections, %s per row, Accept-Encoding: gzip\n\n", gen, conns, dur)
+	fmt.Printf("%-44s %10s %8s %9s %9s %8s\n", "row", "req/s", "ratio", "p50", "p99", "RSS")
+
+	// The reference.
+	helloAddr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	ref, err := start(exec.Command(self, "hello", helloAddr), helloAddr, "/")
+	if err != nil {
+		return fmt.Errorf("hello-world: %w", err)
+	}
+	base, err := measure(gen, "http://"+helloAddr, row{path: "/"}, dur, conns, ref.Process.Pid)
+	stop(ref)
+	if err != nil {
+		return fmt.Errorf("hello-world: %w", err)
+	}
+	printRow("fiber hello-world /", base, base.rps)
+
+	// The shop, on a fresh database with its built-in catalogue.
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "benchhttp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command(bin)
+	_, port, _ := net.SplitHostPort(addr)
+	cmd.Env = append(os.Environ(), "PORT="+port, "DATA_DIR="+dir, "BASE_URL=http://"+addr, "CATALOG_URL=", "DEMO=")
+	if dbURL != "" {
+		cmd.Env = append(cmd.Env, "DATABASE_URL="+dbURL)
+	}
+	shop, err := start(cmd, addr, "/healthz")
+	if err != nil {
+		return fmt.Errorf("shop: %w", err)
+	}
+	defer stop(shop)
+	shopURL := "http://" + addr
+	cookie, err := signedInWithCart(shopURL)
+	if err != nil {
+		return fmt.Errorf("sign in for the bench: %w", err)
+	}
+	rows := []row{
+		{name: "/", path: "/"},
+		{name: "/products", path: "/products"},
+		{name: "/products?category=…&sort=desc&minPrice=20", path: "/products?category=electronics&minPrice=20&sort=desc"},
+		{name: "/product/nb-001", path: "/product/nb-001"},
+		{name: "/search?q=lamp", path: "/search?q=lamp"},
+		{name: "/faq", path: "/faq"},
+		{name: "/products signed in, with a cart", path: "/products", headers: []string{"Cookie", cookie}},
+		{name: "/products?maxPrice=N, every URL new", path: "/products?maxPrice=", unique: true},
+	}
+	for _, r := range rows {
+		res, err := measure(gen, shopURL, r, dur, conns, shop.Process.Pid)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		printRow(r.name, res, base.rps)
+	}
+	return nil
+}
+
+func printRow(name string, r result, base float64) {
+	errs := ""
+	if r.errors > 0 {
+		errs = fmt.Sprintf("  (%d errors)", r.errors)
+	}
+	fmt.Printf("%-44s %10.0f %7.1f%% %9s %9s %6.0fMB%s\n", name, r.rps, 100*r.rps/base,
+		r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(r.rssKB)/1024, errs)
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// start runs cmd and waits until path answers 200.
+func start(cmd *exec.Cmd, addr, path string) (*exec.Cmd, error) {
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := http.Get("http://" + addr + path)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return cmd, nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stop(cmd)
+	return nil, fmt.Errorf("%s did not answer on %s", cmd.Path, addr)
+}
+
+func stop(cmd *exec.Cmd) {
+	_ = cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+	}
+}
+
+// signedInWithCart registers an account, adds a product to its cart and
+// returns the session cookie, for the signed-in row.
+func signedInWithCart(base string) (string, error) {
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	post := func(path string, form url.Values, cookie string) (*http.Response, error) {
+		req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if cookie != "" {
+			req.Header.Set("Cookie", cookie)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		res.Body.Close()
+		return res, nil
+	}
+	email := fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano())
+	res, err := post("/register", url.Values{"displayName": {"Bench"}, "email": {email}, "password": {"bench-password-1"}, "confirmPassword": {"bench-password-1"}}, "")
+	if err != nil {
+		return "", err
+	}
+	var cookie string
+	for _, c := range res.Cookies() {
+		if c.Name == "nocturne_session" {
+			cookie = c.Name + "=" + c.Value
+		}
+	}
+	if cookie == "" {
+		return "", fmt.Errorf("registration answered %d without a session", res.StatusCode)
+	}
+	if res, err = post("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"2"}}, cookie); err != nil {
+		return "", err
+	}
+	if res.StatusCode != http.StatusSeeOther {
+		return "", fmt.Errorf("add to cart answered %d", res.StatusCode)
+	}
+	return cookie, nil
+}
+
+func measure(gen, base string, r row, dur time.Duration, conns, pid int) (result, error) {
+	var res result
+	var err error
+	if gen == "wrk" {
+		res, err = measureWrk(base, r, dur, conns)
+	} else {
+		res, err = measureGo(base, r, dur, conns)
+	}
+	res.rssKB = rss(pid)
+	return res, err
+}
+
+var (
+	wrkRPS     = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+	wrkLatency = regexp.MustCompile(`(?m)^\s+(50|99)(?:\.000)?%\s+([0-9.]+)(us|ms|s)`)
+	wrkErrors  = regexp.MustCompile(`Non-2xx or 3xx responses: (\d+)|Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)`)
+)
+
+// wrkScript sets the headers and, for unique rows, a new URL per request.
+const wrkScript = `
+local n = 0
+local unique = %t
+local path = %q
+wrk.headers["Accept-Encoding"] = "gzip"
+%s
+request = function()
+  if unique then
+    n = n + 1
+    return wrk.format("GET", path .. tostring(1000 + n))
+  end
+  return wrk.format("GET", path)
+end
+`
+
+func measureWrk(base string, r row, dur time.Duration, conns int) (result, error) {
+	var hdrs strings.Builder
+	for i := 0; i+1 < len(r.headers); i += 2 {
+		fmt.Fprintf(&hdrs, "wrk.headers[%q] = %q\n", r.headers[i], r.headers[i+1])
+	}
+	f, err := os.CreateTemp("", "benchhttp-*.lua")
+	if err != nil {
+		return result{}, err
+	}
+	defer os.Remove(f.Name())
+	fmt.Fprintf(f, wrkScript, r.unique, r.path, hdrs.String())
+	f.Close()
+	out, err := exec.Command("wrk", "-t2", "-c"+strconv.Itoa(conns), "-d"+dur.String(), "--latency",
+		"-s", f.Name(), base+"/").CombinedOutput()
+	if err != nil {
+		return result{}, fmt.Errorf("wrk: %w: %s", err, out)
+	}
+	var res result
+	m := wrkRPS.FindSubmatch(out)
+	if m == nil {
+		return result{}, fmt.Errorf("wrk printed no rate: %s", out)
+	}
+	res.rps, _ = strconv.ParseFloat(string(m[1]), 64)
+	for _, m := range wrkLatency.FindAllSubmatch(out, -1) {
+		v, _ := strconv.ParseFloat(string(m[2]), 64)
+		d := time.Duration(v * float64(map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second}[string(m[3])]))
+		if string(m[1]) == "50" {
+			res.p50 = d
+		} else {
+			res.p99 = d
+		}
+	}
+	for _, m := range wrkErrors.FindAllSubmatch(out, -1) {
+		for _, g := range m[1:] {
+			n, _ := strconv.ParseInt(string(g), 10, 64)
+			res.errors += n
+		}
+	}
+	return res, nil
+}
+
+// measureGo is the fallback generator: conns workers, each with its own
+// keep-alive connection, sending one request after another.
+func measureGo(base string, r row, dur time.Duration, conns int) (result, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return result{}, err
+	}
+	client := &fasthttp.HostClient{Addr: u.Host, MaxConns: conns, ReadTimeout: 10 * time.Second}
+	var (
+		n, errs atomic.Int64
+		mu      sync.Mutex
+		lat     []time.Duration
+		wg      sync.WaitGroup
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), dur)
+	defer cancel()
+	start := time.Now()
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, res := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(res)
+			var mine []time.Duration
+			for ctx.Err() == nil {
+				path := r.path
+				if r.unique {
+					path += strconv.FormatInt(1000+n.Load(), 10)
+				}
+				req.Reset()
+				req.SetRequestURI(base + path)
+				req.Header.Set("Accept-Encoding", "gzip")
+				for i := 0; i+1 < len(r.headers); i += 2 {
+					req.Header.Set(r.headers[i], r.headers[i+1])
+				}
+				t0 := time.Now()
+				err := client.Do(req, res)
+				mine = append(mine, time.Since(t0))
+				n.Add(1)
+				if err != nil || res.StatusCode() >= 400 {
+					errs.Add(1)
+				}
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if len(lat) == 0 {
+		return result{}, errors.New("no request completed")
+	}
+	slices.Sort(lat)
+	return result{
+		rps:    float64(n.Load()) / elapsed.Seconds(),
+		p50:    lat[len(lat)/2],
+		p99:    lat[len(lat)*99/100],
+		errors: errs.Load(),
+	}, nil
+}
+
+// rss reads a process's resident set size in KB from /proc.
+func rss(pid int) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb
+		}
+	}
+	return 0
+}
