@@ -40,30 +40,13 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []componen
 	for i, p := range products {
 		out[i] = components.Card{
 			Product:    p,
-			ImageURL:   imageURL(set, p.Image),
-			LazyImage:  i >= eager,
+			Image:      picture(set, p, cardSizes),
 			ReturnTo:   back,
 			InWishlist: wished[p.ID],
 		}
+		out[i].Image.Lazy = i >= eager
 	}
 	return out
-}
-
-// imageURL resolves a product image: a built-in asset name to its hashed
-// URL, an imported absolute URL as it is.
-func imageURL(set interface{ URL(string) string }, image string) string {
-	if strings.HasPrefix(image, "https://") || strings.HasPrefix(image, "http://") {
-		return image
-	}
-	if set != nil {
-		if u := set.URL(image); u != "" {
-			return u
-		}
-	}
-	if set != nil {
-		return set.URL("img/products/placeholder.svg")
-	}
-	return ""
 }
 
 func (a *App) categories(c *fiber.Ctx) []string {
@@ -286,11 +269,14 @@ func (a *App) product(c *fiber.Ctx) error {
 	}
 	fr := a.islandFrame(c, p.Title)
 	card := a.cards(c, []shop.Product{*p}, 1)[0]
+	set, _ := a.Assets.Current()
+	card.Image = picture(set, *p, productSizes)
+	card.Image.Alt, card.Image.High = p.Title, true
 	base := a.Config.BaseURL.String()
 	fr.Canonical = base + "/product/" + url.PathEscape(p.ID)
 	fr.Description = truncate(p.Description, 160)
 	fr.OGType = "product"
-	fr.OGImage = card.ImageURL
+	fr.OGImage = card.Image.Src
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}

@@ -119,7 +119,7 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 	set, _ := a.Assets.Current()
 	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel}
 	for _, l := range o.Lines {
-		p.Images = append(p.Images, imageURL(set, l.Image))
+		p.Images = append(p.Images, orderLineImage(set, l))
 	}
 	return render(c, fiber.StatusOK, pages.OrderDetail(a.frame(c, "Order "+o.ID), p))
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -29,6 +30,9 @@ type Service struct {
 	// WarmMinProducts is how many products a word must be in for Warm to
 	// score it in advance (0: warmMinProducts).
 	WarmMinProducts int
+	// Images fetches imported products' photos at import and sync; nil
+	// leaves them unfetched (they show their category's illustration).
+	Images *images.Service
 
 	// snap is the catalogue in memory (snapshot.go); loadMu orders reloads.
 	snap   atomic.Pointer[snapshot]

@@ -23,6 +23,9 @@ type Product struct {
 	Rating      float64 // 0 to 5
 	ReviewCount int
 	Featured    bool
+	// Photo is the stored photo of an imported Image; zero when none is
+	// stored (yet, or its fetch failed).
+	Photo Photo
 }
 
 // Seller is who sells a product; the spec fixes the rating.
