@@ -25,6 +25,7 @@ import (
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/demo"
 	"github.com/nocturne/storefront/internal/health"
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/netlimit"
 	"github.com/nocturne/storefront/internal/shop"
@@ -72,7 +73,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	monitor := health.NewMonitor(ctx, db, log)
 	go monitor.Run(ctx, 10*time.Second)
 
-	cat := catalog.NewService(db, log)
+	cat := newCatalog(cfg, db, log, nil)
 	if cfg.CatalogURL != "" {
 		syncer := &catalog.Syncer{
 			Service: cat, BaseURL: cfg.CatalogURL, Interval: cfg.CatalogSyncInterval,
@@ -143,6 +144,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Carts:     db,
 		Wishlists: db,
 		Orders:    db,
+		Images:    db,
 		Checkout:  checkoutSvc,
 	})
 
@@ -185,11 +187,12 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 			return err
 		}
 		defer db.Close()
-		parsed, err := catalog.NewService(db, log).ImportFile(ctx, args[2])
+		parsed, err := newCatalog(cfg, db, log, progressLine(os.Stderr)).ImportFile(ctx, args[2])
 		if err != nil {
 			return fmt.Errorf("import %s: %w", args[2], err)
 		}
-		fmt.Printf("imported %d products (%d skipped) from %s\n", len(parsed.Products), parsed.Skipped, args[2])
+		fmt.Printf("imported %d products (%d skipped, %d images failed) from %s\n",
+			len(parsed.Products), parsed.Skipped, parsed.Images.Failed+parsed.Images.Kept, args[2])
 		return nil
 	case len(args) == 1 && args[0] == "demo":
 		db, err := sqlite.Open(ctx, cfg.SQLitePath())
@@ -260,4 +263,38 @@ type throttleCounters struct{ db *sqlite.DB }
 
 func (t throttleCounters) DeleteExpired(ctx context.Context) (int64, error) {
 	return t.db.DeleteExpiredThrottles(ctx)
+}
+
+// newCatalog is the catalogue service with its image fetcher; progress,
+// when set, is told how fetching an import's images goes.
+func newCatalog(cfg *config.Config, db *sqlite.DB, log *slog.Logger, progress func(done, total, failed int)) *catalog.Service {
+	cat := catalog.NewService(db, log)
+	cat.Images = &images.Service{
+		Store: db, Fetcher: images.NewFetcher(cfg.ImageFetchAllowPrivate, images.DefaultTimeout),
+		Log: log, Progress: progress,
+	}
+	return cat
+}
+
+// progressLine prints an import's image progress on w: one line redrawn in
+// place on a terminal, otherwise a line every tenth of the way, so a log
+// file is not flooded.
+func progressLine(w *os.File) func(done, total, failed int) {
+	tty := false
+	if st, err := w.Stat(); err == nil {
+		tty = st.Mode()&os.ModeCharDevice != 0
+	}
+	step := 0
+	return func(done, total, failed int) {
+		line := fmt.Sprintf("images: %d/%d fetched, %d failed", done, total, failed)
+		switch {
+		case tty && done == total:
+			fmt.Fprintf(w, "\r%s\n", line)
+		case tty:
+			fmt.Fprintf(w, "\r%s", line)
+		case done == total || done*10/total > step:
+			step = done * 10 / total
+			fmt.Fprintln(w, line)
+		}
+	}
 }

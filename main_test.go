@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -61,5 +64,24 @@ func TestRun_BadConfigIsOneLine(t *testing.T) {
 	})
 	if err == nil || err.Error() != `PORT must be a number from 1 to 65535, got "eighty"` {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Into a file (not a terminal) the import's progress is a line every tenth
+// of the way and one at the end, not one per image.
+func TestProgressLine_File(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "progress"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := progressLine(f)
+	for done := 1; done <= 95; done++ {
+		progress(done, 95, done/40)
+	}
+	f.Close()
+	b, _ := os.ReadFile(f.Name())
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 10 || lines[9] != "images: 95/95 fetched, 2 failed" || lines[0] != "images: 10/95 fetched, 0 failed" {
+		t.Errorf("got %d lines:\n%s", len(lines), b)
 	}
 }

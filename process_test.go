@@ -155,8 +155,8 @@ func (s *shopper) toReview(email string) string {
 	s.t.Helper()
 	s.post("/register", url.Values{"displayName": {"Ada"}, "email": {email}, "password": {"Nocturne-Test-9"}, "confirmPassword": {"Nocturne-Test-9"}})
 	s.post("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"2"}})
-	if res, _ := s.post("/checkout/shipping", url.Values{"firstName": {"Ada"}, "lastName": {"L"}, "email": {email}, "phone": {"555"},
-		"address": {"1 St"}, "city": {"London"}, "state": {"LDN"}, "zipCode": {"SW1"}, "country": {"United Kingdom"}}); res.Header.Get("Location") != "/checkout/payment" {
+	if res, _ := s.post("/checkout/shipping", url.Values{"firstName": {"Ada"}, "lastName": {"L"}, "email": {email}, "phone": {"020 7946 0958"},
+		"address": {"1 St"}, "city": {"London"}, "state": {"LDN"}, "zipCode": {"SW1A 1AA"}, "country": {"United Kingdom"}}); res.Header.Get("Location") != "/checkout/payment" {
 		s.t.Fatalf("shipping: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	if res, _ := s.post("/checkout/payment", url.Values{"cardNumber": {"4242424242424242"}, "cardName": {"Ada"}, "expiryDate": {"12/30"},

@@ -267,9 +267,21 @@ func (a *App) forgotSubmit(c *fiber.Ctx) error {
 }
 
 func (a *App) resetPage(c *fiber.Ctx) error {
+	// The page holds a secret token and says whether it is still usable, so
+	// it is private, no-store (hardening.go): no cache keeps it.
 	p := pages.ResetPasswordPage{Token: c.Query("token")}
 	if p.Token == "" {
 		p.Error = "This reset link is incomplete. Please request a new one."
+		return render(c, fiber.StatusOK, pages.ResetPassword(a.frame(c, "Reset password"), p))
+	}
+	// A used, expired or garbled link says so on arrival, not after the
+	// shopper has typed a new password twice.
+	ok, err := a.Auth.ResetLinkUsable(c.UserContext(), p.Token)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		p.Error, p.Token = auth.MsgResetLinkInvalid, ""
 	}
 	return render(c, fiber.StatusOK, pages.ResetPassword(a.frame(c, "Reset password"), p))
 }

@@ -619,3 +619,37 @@ func TestSession_Expiry(t *testing.T) {
 		}
 	})
 }
+
+// A used, expired or garbage reset link says so when it is opened, with no
+// form to fill in for nothing (issue 16).
+func TestPasswordReset_BadLinkSaysSoOnArrival(t *testing.T) {
+	app := newTestApp(t)
+	app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
+	mails, _ := app.db.Outbox(context.Background())
+	link := resetLink.FindStringSubmatch(mails[0].Body)[1]
+	token := strings.TrimPrefix(link, "/reset-password?token=")
+
+	c := app.client(t)
+	res, doc := c.get(link)
+	if doc.Find(`[data-testid="reset-form"]`).Length() != 1 || text(doc, `[data-testid="form-alert"]`) != "" {
+		t.Fatal("a fresh link should show the form and no error")
+	}
+	if got := res.Header.Get("Cache-Control"); !strings.Contains(got, "no-store") {
+		t.Errorf("Cache-Control %q, want no-store: the page says whether the token is usable now", got)
+	}
+	if res, _ := c.postFrom(link, "/reset-password", url.Values{"token": {token}, "password": {"new-secret"}, "confirmPassword": {"new-secret"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("reset: got %d", res.StatusCode)
+	}
+	for name, path := range map[string]string{"Used": link, "Garbage": "/reset-password?token=not-a-token"} {
+		t.Run(name, func(t *testing.T) {
+			_, doc := app.client(t).get(path)
+			if got := text(doc, `[data-testid="form-alert"]`); got != auth.MsgResetLinkInvalid {
+				t.Errorf("alert: got %q, want %q", got, auth.MsgResetLinkInvalid)
+			}
+			if doc.Find(`[data-testid="reset-form"]`).Length() != 0 {
+				t.Error("the form is still shown")
+			}
+		})
+	}
+}

@@ -180,7 +180,7 @@ func (a *App) cartPage(c *fiber.Ctx) error {
 	set, _ := a.Assets.Current()
 	p := pages.CartPage{Cart: cart}
 	for _, l := range cart.Lines {
-		p.Images = append(p.Images, imageURL(set, l.Product.Image))
+		p.Images = append(p.Images, thumbnailURL(set, l.Product))
 	}
 	return render(c, fiber.StatusOK, pages.CartView(f, p))
 }
@@ -252,8 +252,10 @@ func (a *App) wishlistPage(c *fiber.Ctx) error {
 	f := a.islandFrame(c, "Wishlist")
 	set, _ := a.Assets.Current()
 	p := pages.WishlistPage{Items: items}
-	for _, it := range items {
-		p.Images = append(p.Images, imageURL(set, it.Product.Image))
+	for i, it := range items {
+		pic := picture(set, it.Product, cardSizes)
+		pic.Alt, pic.Lazy = it.Product.Title, i >= 4 // the title is a separate link
+		p.Images = append(p.Images, pic)
 	}
 	return render(c, fiber.StatusOK, pages.Wishlist(f, p))
 }

@@ -40,30 +40,13 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []componen
 	for i, p := range products {
 		out[i] = components.Card{
 			Product:    p,
-			ImageURL:   imageURL(set, p.Image),
-			LazyImage:  i >= eager,
+			Image:      picture(set, p, cardSizes),
 			ReturnTo:   back,
 			InWishlist: wished[p.ID],
 		}
+		out[i].Image.Lazy = i >= eager
 	}
 	return out
-}
-
-// imageURL resolves a product image: a built-in asset name to its hashed
-// URL, an imported absolute URL as it is.
-func imageURL(set interface{ URL(string) string }, image string) string {
-	if strings.HasPrefix(image, "https://") || strings.HasPrefix(image, "http://") {
-		return image
-	}
-	if set != nil {
-		if u := set.URL(image); u != "" {
-			return u
-		}
-	}
-	if set != nil {
-		return set.URL("img/products/placeholder.svg")
-	}
-	return ""
 }
 
 func (a *App) categories(c *fiber.Ctx) []string {
@@ -93,6 +76,9 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing
 		"hasMore":  f.Page < pagesN,
 		"nextApi":  withQuery("/api/products", f.Query(f.Page+1)),
 		"basePath": path,
+		// Any page of the listing: this address with page set, for loading
+		// earlier pages (Show previous, Back to a scrolled grid).
+		"pageApi": withQuery("/api/products", f.Query(1)),
 	})
 	l.IslandJSON = string(props)
 	return l
@@ -149,7 +135,11 @@ func filterForm(action string, f catalog.Filter, cats []string) pages.FilterForm
 // string always shows exactly the filters that are applied. It returns ""
 // when the request is already canonical.
 func canonical(c *fiber.Ctx, path string, f catalog.Filter) string {
-	want := f.Query(f.Page)
+	return canonicalQuery(c, path, f.Query(f.Page))
+}
+
+// canonicalQuery is canonical for a wanted query string.
+func canonicalQuery(c *fiber.Ctx, path, want string) string {
 	have := string(c.Request().URI().QueryString())
 	if have == want {
 		return ""
@@ -204,7 +194,14 @@ func (a *App) search(c *fiber.Ctx) error {
 		}
 		return c.Redirect(back, fiber.StatusSeeOther)
 	}
-	if to := canonical(c, "/search", f); to != "" {
+	// exact=1 ("search instead for …") searches for the words as typed,
+	// without correcting them.
+	exact := c.Query("exact") == "1"
+	want := f.Query(f.Page)
+	if exact {
+		want += "&exact=1"
+	}
+	if to := canonicalQuery(c, "/search", want); to != "" {
 		return c.Redirect(to, fiber.StatusFound)
 	}
 	fr := a.islandFrame(c, "Search: "+f.ProductFilter.Query)
@@ -214,6 +211,17 @@ func (a *App) search(c *fiber.Ctx) error {
 		a.Log.Error("search suggestion", "err", err, "request_id", requestID(c))
 	} else if s != "" && !strings.EqualFold(s, p.Query) {
 		p.Suggestion, p.SuggestionURL = s, "/search?q="+url.QueryEscape(s)
+		// A typo that finds nothing shows what its correction finds, the
+		// way shoppers know from search engines; the page and its links
+		// (filters, pages, infinite scroll) then search the correction.
+		if l.Error == "" && l.Total == 0 && !exact {
+			cf := f
+			cf.ProductFilter.Query = s
+			if cl := a.listing(c, "/search", cf); cl.Error == "" && cl.Total > 0 {
+				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats), s
+				p.ExactURL = "/search?q=" + url.QueryEscape(f.ProductFilter.Query) + "&exact=1"
+			}
+		}
 	}
 	return render(c, fiber.StatusOK, pages.Search(fr, p))
 }
@@ -261,11 +269,14 @@ func (a *App) product(c *fiber.Ctx) error {
 	}
 	fr := a.islandFrame(c, p.Title)
 	card := a.cards(c, []shop.Product{*p}, 1)[0]
+	set, _ := a.Assets.Current()
+	card.Image = picture(set, *p, productSizes)
+	card.Image.Alt, card.Image.High = p.Title, true
 	base := a.Config.BaseURL.String()
 	fr.Canonical = base + "/product/" + url.PathEscape(p.ID)
 	fr.Description = truncate(p.Description, 160)
 	fr.OGType = "product"
-	fr.OGImage = card.ImageURL
+	fr.OGImage = card.Image.Src
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}

@@ -243,15 +243,21 @@ func TestSearchResults(t *testing.T) {
 		first      string // a word the first result's title must contain
 		suggestion string
 	}{
+		{"headphnoes&exact=1", 0, "", "headphones"}, // as typed: nothing, and "Did you mean"
 		{"headphones", 1, "Headphones", ""},
 		{"headph", 1, "Headphones", ""}, // prefix
 		{"sterling silver", 1, "", ""},
-		{"headphnoes", 0, "", "headphones"},
+		{"headphnoes", 1, "Headphones", ""}, // corrected: shows the results for "headphones"
 		{"zzzzqqq", 0, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
-			res, doc := c.get("/search?q=" + url.QueryEscape(tt.q))
+			q, exact, _ := strings.Cut(tt.q, "&")
+			path := "/search?q=" + url.QueryEscape(q)
+			if exact != "" {
+				path += "&" + exact
+			}
+			res, doc := c.get(path)
 			if res.StatusCode != 200 {
 				t.Fatalf("status %d", res.StatusCode)
 			}

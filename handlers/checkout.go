@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strings"
 
@@ -234,15 +235,20 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 }
 
 // reviewStep renders the review of the cart as it is now; its form carries
-// the cart's checkout key, so Place Order charges exactly what was shown.
-func (a *App) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart, st checkoutState, msg string) error {
+// the cart's checkout key, so Place Order charges exactly what was shown. A
+// declined card adds why, with a way back to the payment step.
+func (a *App) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart, st checkoutState, msg string, declined bool) error {
 	key, err := a.Checkout.ReviewKey(c.UserContext(), owner, cart)
 	if err != nil {
 		return err
 	}
 	card := st.Card.card()
+	why := ""
+	if declined {
+		why = checkout.MsgCardDeclined
+	}
 	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart), Shipping: shippingForm(*st.Shipping),
-		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: key, Error: msg})
+		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: key, Error: msg, Declined: why})
 }
 
 func (a *App) reviewPage(c *fiber.Ctx) error {
@@ -257,7 +263,7 @@ func (a *App) reviewPage(c *fiber.Ctx) error {
 	case st.Card == nil:
 		return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 	}
-	return a.reviewStep(c, fiber.StatusOK, u.ID, cart, st, "")
+	return a.reviewStep(c, fiber.StatusOK, u.ID, cart, st, "", false)
 }
 
 // checkoutBack leaves the review for the payment step; the card must be
@@ -284,7 +290,7 @@ func (a *App) placeOrder(c *fiber.Ctx) error {
 			a.Log.Error("place order", "err", err, "request_id", requestID(c))
 			err = shop.Errorf(shop.EINVALID, checkout.MsgOrderFailed)
 		}
-		return a.reviewAgain(c, u.ID, st, fiber.StatusUnprocessableEntity, shop.ErrorMessage(err))
+		return a.reviewAgain(c, u.ID, st, fiber.StatusUnprocessableEntity, shop.ErrorMessage(err), errors.Is(err, checkout.ErrDeclined))
 	}
 	if res.State == checkout.Placed && res.Fresh {
 		if err := a.Sessions.Set(c, sessionCheckout, ""); err != nil {
@@ -296,7 +302,7 @@ func (a *App) placeOrder(c *fiber.Ctx) error {
 
 // reviewAgain shows the review of the cart as it is now with msg; an empty
 // cart goes back to the cart page.
-func (a *App) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status int, msg string) error {
+func (a *App) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status int, msg string, declined bool) error {
 	cart, err := a.Carts.Cart(c.UserContext(), owner)
 	if err != nil {
 		return err
@@ -304,7 +310,7 @@ func (a *App) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status i
 	if len(cart.Lines) == 0 || st.Shipping == nil || st.Card == nil {
 		return a.redirectWithFlash(c, "/cart", msg)
 	}
-	return a.reviewStep(c, status, owner, cart, st, msg)
+	return a.reviewStep(c, status, owner, cart, st, msg, declined)
 }
 
 // showResult tells the truth of a Place Order press: the order page when
@@ -318,7 +324,7 @@ func (a *App) showResult(c *fiber.Ctx, owner string, st checkoutState, key strin
 		return render(c, fiber.StatusAccepted, pages.PaymentProcessing(a.frame(c, "Payment processing"),
 			pages.PaymentPending{OrderID: res.Order.ID, CheckURL: "/checkout/status?key=" + url.QueryEscape(key)}))
 	default:
-		return a.reviewAgain(c, owner, st, fiber.StatusUnprocessableEntity, checkout.MsgOrderFailed)
+		return a.reviewAgain(c, owner, st, fiber.StatusUnprocessableEntity, checkout.MsgOrderFailed, true)
 	}
 }
 

@@ -74,7 +74,7 @@ func TestCheckout_Guest(t *testing.T) {
 		t.Fatalf("checkout entry: %q", res.Header.Get("Location"))
 	}
 	_, doc = c.get("/checkout/shipping")
-	if got := text(doc, `[data-testid="shipping"]`); got != "$10.00" {
+	if got := text(doc, `[data-testid="shipping"]`); got != "Free" { // $598.99: over $50
 		t.Errorf("summary shipping %q", got)
 	}
 	checkoutToReview(t, c, testCard)
@@ -210,11 +210,18 @@ func TestCheckout_Declined(t *testing.T) {
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	checkoutToReview(t, c, "4000 0000 0000 0002")
-	res := placeOrder(t, c)
+	_, doc := c.get("/checkout/review")
+	res, doc := c.postFrom("/checkout/review", "/checkout/place", url.Values{"key": {doc.Find(`input[name="key"]`).AttrOr("value", "")}})
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("declined: status %d", res.StatusCode)
 	}
-	_, doc := c.get("/checkout/review")
+	if got, want := text(doc, `[data-testid="form-alert"]`), checkout.MsgOrderFailed+" "+checkout.MsgCardDeclined+" Use another card"; got != want {
+		t.Errorf("alert: got %q, want %q", got, want)
+	}
+	if got := doc.Find(`[data-testid="use-another-card"]`).AttrOr("href", ""); got != "/checkout/payment" {
+		t.Errorf("way back to the card: got %q, want /checkout/payment", got)
+	}
+	_, doc = c.get("/checkout/review")
 	if !strings.Contains(text(doc, `[data-testid="review-address"]`), "London") {
 		t.Error("shipping data lost after a decline")
 	}
@@ -397,8 +404,14 @@ func TestOrders_GuestHandOverAndLookup(t *testing.T) {
 	if res.Header.Get("Location") != orderPath {
 		t.Fatalf("lookup went to %q", res.Header.Get("Location"))
 	}
-	if res, _ := visitor.get(orderPath); res.StatusCode != http.StatusOK {
+	res, doc = visitor.get(orderPath)
+	if res.StatusCode != http.StatusOK {
 		t.Errorf("looked-up order: %d", res.StatusCode)
+	}
+	// A signed-out visitor has no order list: Back leads to the lookup,
+	// never to the sign-in page (issue 16).
+	if back := doc.Find(`[data-testid="back-to-orders"]`); back.AttrOr("href", "") != "/orders/lookup" || back.Text() != "Back to order lookup" {
+		t.Errorf("visitor's back link: %q %q", back.AttrOr("href", ""), back.Text())
 	}
 
 	// The guest registers: the order is theirs now.
@@ -414,3 +427,36 @@ func TestOrders_GuestHandOverAndLookup(t *testing.T) {
 }
 
 type goquerySel = goquery.Selection
+
+// Back to Orders returns to the list as the shopper left it (issue 16).
+func TestOrders_BackKeepsFilterAndSort(t *testing.T) {
+	app := newTestApp(t)
+	acct, err := demo.Seed(context.Background(), app.db, app.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := app.client(t)
+	if res := app.signIn(t, c, acct.Email, acct.Password, ""); res.StatusCode != http.StatusSeeOther {
+		t.Fatal("demo sign-in failed")
+	}
+	list := "/orders?dir=asc&sort=total&status=delivered"
+	_, doc := c.get(list)
+	href := doc.Find(`[data-testid="order-row"] th a`).First().AttrOr("href", "")
+	if !strings.HasPrefix(href, "/orders/NOC-DEMO-") {
+		t.Fatalf("row link %q", href)
+	}
+	_, doc = c.get(href)
+	if got := doc.Find(`[data-testid="back-to-orders"]`).AttrOr("href", ""); got != list {
+		t.Errorf("back: got %q, want %q", got, list)
+	}
+	for _, from := range []string{"https://evil.example/orders", "//evil.example", "/profile"} {
+		_, doc = c.get("/orders/NOC-DEMO-001?from=" + url.QueryEscape(from))
+		if got := doc.Find(`[data-testid="back-to-orders"]`).AttrOr("href", ""); got != "/orders" {
+			t.Errorf("from=%q: back %q, want /orders", from, got)
+		}
+	}
+	_, doc = c.get("/orders")
+	if got := doc.Find(`[data-testid="order-row"] th a`).First().AttrOr("href", ""); got != "/orders/NOC-DEMO-001" {
+		t.Errorf("the plain list links plainly: %q", got)
+	}
+}

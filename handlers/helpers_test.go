@@ -36,6 +36,9 @@ var testAssets = fstest.MapFS{
 	"css/app.css":                  {Data: []byte("body{background:#000}" + strings.Repeat(" .x{color:red}", 200))},
 	"img/favicon.svg":              {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
 	"img/products/placeholder.svg": {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	"img/categories/home.svg":      {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><title>home</title></svg>`)},
+	"img/categories/fashion.svg":   {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><title>fashion</title></svg>`)},
+	"img/categories/other.svg":     {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><title>other</title></svg>`)},
 	"dist/manifest.json":           {Data: []byte(`{"entry":"entry-TEST.js"}`)},
 	"dist/entry-TEST.js":           {Data: []byte(`console.log("islands")`)},
 	"dist/chunks/a-TEST.js":        {Data: []byte(`export const a = 1`)},
@@ -119,7 +122,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
 	deps.Catalog = catalog.NewService(db, log)
-	deps.Carts, deps.Wishlists, deps.Orders = db, db, db
+	deps.Carts, deps.Wishlists, deps.Orders, deps.Images = db, db, db, db
 	deps.Checkout = &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db},
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	if err := deps.Catalog.LoadBuiltin(context.Background()); err != nil {

@@ -86,6 +86,9 @@ func (a *App) ordersPage(c *fiber.Ctx) error {
 		p.Sorts = append(p.Sorts, pages.SortLink{Label: strings.ToUpper(s[:1]) + s[1:], URL: ordersURL(next, 1), Active: s == q.Sort, Desc: q.Desc})
 	}
 	p.Pagination = paginate(q.Page, last, func(n int) string { return ordersURL(q, n) })
+	if here := ordersURL(q, q.Page); here != "/orders" {
+		p.From = here
+	}
 	return render(c, fiber.StatusOK, pages.Orders(f, p))
 }
 
@@ -100,21 +103,34 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	back := "/orders"
+	// Back to Orders returns to the list as the shopper left it (filter,
+	// sort, page: the list's links carry it in "from").
+	back, backLabel := ordersListPath(c.Query("from")), "Back to Orders"
 	u := auth.User(c)
 	if u == nil || u.ID != o.UserID {
 		v, _ := a.Sessions.Get(c, sessionLookup)
 		if id, _ := v.(string); id != o.ID {
 			return fiber.ErrNotFound
 		}
-		back = "/orders/lookup"
+		// A visitor who looked the order up has no order list: /orders
+		// would send them to sign in.
+		back, backLabel = "/orders/lookup", "Back to order lookup"
 	}
 	set, _ := a.Assets.Current()
-	p := pages.OrderPage{Order: o, Back: back}
+	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel}
 	for _, l := range o.Lines {
-		p.Images = append(p.Images, imageURL(set, l.Image))
+		p.Images = append(p.Images, orderLineImage(set, l))
 	}
 	return render(c, fiber.StatusOK, pages.OrderDetail(a.frame(c, "Order "+o.ID), p))
+}
+
+// ordersListPath returns from when it is an address of the orders list
+// ("/orders" with any query), else "/orders".
+func ordersListPath(from string) string {
+	if from = localPath(from); from == "/orders" || strings.HasPrefix(from, "/orders?") {
+		return from
+	}
+	return "/orders"
 }
 
 func (a *App) lookupPage(c *fiber.Ctx) error {

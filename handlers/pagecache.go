@@ -56,11 +56,11 @@ func (a *App) pageCache() fiber.Handler {
 }
 
 // cacheable reports whether the page cache may answer the request: a GET
-// of a page (not a static asset, not the health check) by a visitor
+// of a page (not a static asset or photo, not the health check) by a visitor
 // without a session.
 func cacheable(c *fiber.Ctx) bool {
 	return c.Method() == fiber.MethodGet && anonymous(c) &&
-		!strings.HasPrefix(c.Path(), static.Prefix) && c.Path() != "/healthz"
+		!strings.HasPrefix(c.Path(), static.Prefix) && !strings.HasPrefix(c.Path(), imagePrefix) && c.Path() != "/healthz"
 }
 
 // anonymous reports whether the request carries none of the cookies that

@@ -2,10 +2,12 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
 
@@ -24,15 +26,21 @@ func (a *App) home(c *fiber.Ctx) error {
 }
 
 func (a *App) faq(c *fiber.Ctx) error {
-	return render(c, fiber.StatusOK, pages.FAQ(a.frame(c, "FAQ")))
+	f := a.frame(c, "FAQ")
+	f.Description = "Answers about shipping, returns, refunds, payment and orders at " + a.Config.ShopName + "."
+	return render(c, fiber.StatusOK, pages.FAQ(f))
 }
 
 func (a *App) shipping(c *fiber.Ctx) error {
-	return render(c, fiber.StatusOK, pages.Shipping(a.frame(c, "Shipping Information")))
+	f := a.frame(c, "Shipping Information")
+	f.Description = "Delivery times and costs at " + a.Config.ShopName + ": standard shipping " + shop.StandardShippingTerms() + "."
+	return render(c, fiber.StatusOK, pages.Shipping(f))
 }
 
 func (a *App) returns(c *fiber.Ctx) error {
-	return render(c, fiber.StatusOK, pages.Returns(a.frame(c, "Returns & Refunds")))
+	f := a.frame(c, "Returns & Refunds")
+	f.Description = fmt.Sprintf("Return most items within %d days; how to return an item and when refunds arrive at %s.", shop.ReturnWindowDays, a.Config.ShopName)
+	return render(c, fiber.StatusOK, pages.Returns(f))
 }
 
 // healthz reports whether the shop can serve: the database must answer.

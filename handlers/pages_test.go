@@ -21,7 +21,7 @@ func TestPages(t *testing.T) {
 			[]string{"Shop Now", "Featured Products", "Quality Products", "Fast Delivery", "Secure Shopping", "Best Prices"}},
 		{"/faq", 200, "FAQ | Nocturne", "Frequently Asked Questions", []string{"How long does shipping take?"}},
 		{"/shipping", 200, "Shipping Information | Nocturne", "Shipping Information",
-			[]string{"3-5 business days", "Free on orders over $50.00", "$9.99", "$19.99", "before 2 PM EST", "7-14 business days"}},
+			[]string{"3-5 business days", "$10.00 on orders under $50; free on orders of $50 or more", "$9.99", "$19.99", "before 2 PM EST", "7-14 business days"}},
 		{"/returns", 200, "Returns & Refunds | Nocturne", "Returns & Refunds",
 			[]string{"within 30 days", "3-5 business days", "5-10 days", "Gift cards", "Digital products", "Undergarments and swimwear", "Personal care", "Final sale", "Custom"}},
 		{"/contact", 200, "Contact Us | Nocturne", "Contact Us", []string{"Mon-Fri 8am-6pm"}},

@@ -30,6 +30,12 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 		CurrentPath: string(c.Request().URI().RequestURI()),
 		Year:        a.Now().Year(),
 	}
+	// Every page has a meta description (search results and link previews
+	// show it); pages with a better one of their own replace it.
+	f.Description = a.Config.ShopName + ": electronics, fashion, jewelry and home goods, delivered to your door."
+	if title != "" {
+		f.Description = title + " – " + f.Description
+	}
 	f.Flash, f.FlashError = a.flash.take(c)
 	if owner := a.cartOwner(c); owner != "" {
 		n, err := a.Carts.CartCount(c.UserContext(), owner)

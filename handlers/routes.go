@@ -46,7 +46,9 @@ type Deps struct {
 	Carts     shop.CartStore
 	Wishlists shop.WishlistStore
 	Orders    shop.OrderStore
-	Checkout  *checkout.Service
+	// Images serves the stored variants of imported product photos.
+	Images   shop.ImageStore
+	Checkout *checkout.Service
 	// Storage keeps sessions and rate-limit counters server-side.
 	Storage fiber.Storage
 	// Throttle counts attempts for the limits of package shop (contact
@@ -117,11 +119,9 @@ func New(d Deps) *fiber.App {
 			policy = strings.Replace(policy, "style-src 'self'", "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
 		}
 	}
-	if d.Config.CatalogURL != "" {
-		// Imported products show images from the catalogue service's hosts.
-		policy = strings.Replace(policy, "img-src 'self' data:", "img-src 'self' data: https:", 1)
-	}
 	app.Use(helmet.New(helmet.Config{
+		// Imported photos are served from our own /img/, so img-src stays
+		// 'self' in every mode.
 		ContentSecurityPolicy: policy,
 		// same-origin keeps the Referer (our "back" links use it) on our own
 		// pages and hides it from other sites.
@@ -146,13 +146,16 @@ func New(d Deps) *fiber.App {
 		}))
 		app.Use(compress.New(compress.Config{
 			Level: compress.LevelBestSpeed,
-			Next:  func(c *fiber.Ctx) bool { return cacheable(c) || strings.HasPrefix(c.Path(), static.Prefix) },
+			Next: func(c *fiber.Ctx) bool {
+				return cacheable(c) || strings.HasPrefix(c.Path(), static.Prefix) || strings.HasPrefix(c.Path(), imagePrefix)
+			},
 		}))
 	}
 	// issue 12: personal pages are never cached (inside the page cache, so
 	// it sees the header and does not keep them either).
 	app.Use(noStorePersonal)
 	app.Get(static.Prefix+"*", a.serveStatic)
+	app.Get(imagePrefix+":product/:width.:ext", a.serveImage) // no session: images set no cookie
 	app.Get("/favicon.ico", a.serveFavicon)
 	app.Get("/healthz", a.healthz)
 	app.Get("/robots.txt", a.robots)

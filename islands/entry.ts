@@ -98,6 +98,7 @@ const loadForms = () =>
 
 function start(container: Container): void {
   mountIslands(container);
+  hideChangeButtons(container);
   if (container.querySelector(`${CART_FORMS}, form[data-place-order]`)) {
     loadForms().catch((error: unknown) => console.error("[islands] failed to load enhance/forms", error));
   }
@@ -123,19 +124,35 @@ document.addEventListener("islands:mount", (event) => {
   }
 });
 
-// Filter forms apply on change: a <form data-autosubmit> submits itself when one of its
-// selects or number inputs changes ('change', so typing a price submits once, on blur or
-// Enter). Without JavaScript its submit button does the same.
+// Forms apply on change: a <form data-autosubmit> submits itself when one of its selects
+// changes. Typed fields (the price range) never do: leaving Min for Max must not send the
+// form and lose what is typed in Max; Enter or Apply sends them. Without JavaScript the
+// submit button does it all.
 document.addEventListener("change", (event) => {
   const field = event.target;
-  const form =
-    field instanceof HTMLSelectElement || (field instanceof HTMLInputElement && field.type === "number")
-      ? field.form
-      : null;
+  const form = field instanceof HTMLSelectElement ? field.form : null;
   if (!form?.hasAttribute("data-autosubmit")) return;
   if (typeof form.requestSubmit === "function") form.requestSubmit(); // validates, fires submit
   else form.submit();
 });
+
+/**
+ * A data-autosubmit form whose only fields are selects (a cart line's quantity, the orders'
+ * status) applies every change by itself, so its submit button (Update, Filter) only
+ * distracts: hide it. Forms with typed fields keep theirs.
+ */
+function hideChangeButtons(container: Container): void {
+  container.querySelectorAll<HTMLFormElement>("form[data-autosubmit]").forEach((form) => {
+    const fields = Array.from(form.elements).filter(
+      (el) =>
+        el instanceof HTMLSelectElement ||
+        el instanceof HTMLTextAreaElement ||
+        (el instanceof HTMLInputElement && el.type !== "hidden"),
+    );
+    if (fields.length === 0 || !fields.every((el) => el instanceof HTMLSelectElement)) return;
+    form.querySelectorAll<HTMLButtonElement>('button[type="submit"], button:not([type])').forEach((b) => (b.hidden = true));
+  });
+}
 
 // The cart badge island may mount after the cart has changed (its code was still loading
 // when Add to Cart answered): keep the latest count where the badge reads it when it mounts.

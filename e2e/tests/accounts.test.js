@@ -134,23 +134,26 @@ async function createAccount(shop, { js, label = 'shopper', name = 'Ada Lovelace
   return account;
 }
 
+/** Opens the Menu (a popover) below 768 px, when it is shown and closed. */
+async function openNavToggle(page) {
+  const button = page.getByTestId('nav-toggle-button');
+  if ((await button.isVisible()) && !(await page.locator('#nav-menu').evaluate((el) => el.matches(':popover-open')))) await button.click();
+}
+
 /** The Account menu in the top bar, opened; below 768 px it opens the Menu toggle first. */
 async function openAccountMenu(page) {
-  const toggle = page.getByTestId('nav-toggle');
-  const summary = toggle.locator(':scope > summary');
-  if ((await summary.isVisible()) && (await toggle.getAttribute('open')) === null) await summary.click();
+  await openNavToggle(page);
   const menu = page.getByTestId('account-menu').filter({ visible: true });
   await expectVisible(menu, 'the Account menu');
-  await menu.locator('summary').click();
+  // A popover button in the wide bar, a <details> inside the Menu.
+  await menu.locator(':scope > summary, :scope > button').click();
   await expectVisible(menu.getByRole('link', { name: 'Profile' }), 'the Profile link in the open Account menu');
   return menu;
 }
 
 /** The Login link of the top bar that is on screen (inline, or inside the Menu toggle, which it opens on a phone). */
 async function headerLoginLink(page) {
-  const toggle = page.getByTestId('nav-toggle');
-  const summary = toggle.locator(':scope > summary');
-  if ((await summary.isVisible()) && (await toggle.getAttribute('open')) === null) await summary.click();
+  await openNavToggle(page);
   return page.locator('header').getByTestId('login-link').filter({ visible: true });
 }
 
@@ -521,12 +524,8 @@ describe('accounts', () => {
       assert.equal(page.url(), shop.url('/'));
       await expectVisible(page.getByTestId('account-menu').filter({ visible: true }), 'the Account menu');
 
-      // The link works once.
+      // The link works once: opened again, it says so on arrival (issue 16).
       await open(page, resetPath);
-      await passwordField(form, 'New password').fill('another-pass-1');
-      await passwordField(form, 'Confirm new password').fill('another-pass-1');
-      const reuse = await submit(page, form.getByRole('button', { name: 'Set new password' }));
-      assert.equal(reuse.status(), 422);
       assert.equal(await text(page.getByTestId('form-alert')), MSG.resetLinkInvalid);
       assert.equal(await page.getByTestId('reset-form').count(), 0, 'no form for a used link');
     });

@@ -195,8 +195,9 @@ function productForm(page) {
   return page.getByTestId('product-detail').getByTestId('add-to-cart-form');
 }
 
-/** Money text ("$1,234.56") in cents. */
+/** Money text ("$1,234.56") in cents; "Free" (shipping from $50) is 0. */
 function cents(s) {
+  if (String(s).trim() === 'Free') return 0;
   const m = String(s).replace(/[,\s]/g, '').match(/\$?(\d+)(?:\.(\d{2}))?/);
   assert.ok(m, `"${s}" is an amount of money`);
   return Number(m[1]) * 100 + Number(m[2] ?? 0);

@@ -355,6 +355,22 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) 
 	return nil
 }
 
+// MsgResetLinkInvalid is shown for a used, expired or malformed reset link.
+const MsgResetLinkInvalid = "This reset link is invalid or has expired. Please request a new one."
+
+// ResetLinkUsable reports whether a reset token from an e-mail can still set
+// a password, without using it.
+func (s *Service) ResetLinkUsable(ctx context.Context, token string) (bool, error) {
+	if token == "" || len(token) > 200 {
+		return false, nil
+	}
+	ok, err := s.Resets.PasswordResetUsable(ctx, hashToken(token))
+	if err != nil {
+		return false, fmt.Errorf("reset link: %w", err)
+	}
+	return ok, nil
+}
+
 // ResetPassword uses a reset token once to set a new password. Every session
 // of the user is signed out; the caller signs the shopper in afresh.
 func (s *Service) ResetPassword(ctx context.Context, token, password, confirm string) (*shop.User, shop.FieldErrors, error) {

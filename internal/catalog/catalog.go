@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -29,6 +30,9 @@ type Service struct {
 	// WarmMinProducts is how many products a word must be in for Warm to
 	// score it in advance (0: warmMinProducts).
 	WarmMinProducts int
+	// Images fetches imported products' photos at import and sync; nil
+	// leaves them unfetched (they show their category's illustration).
+	Images *images.Service
 
 	// snap is the catalogue in memory (snapshot.go); loadMu orders reloads.
 	snap   atomic.Pointer[snapshot]
@@ -78,7 +82,7 @@ func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductP
 
 // Suggest proposes a corrected query when some of q's words are unknown to
 // the catalogue: each unknown word becomes the closest known word (edit
-// distance at most 2, the more common word on ties). It returns "" when
+// distance at most suggestDistance, the more common word on ties). It returns "" when
 // there is nothing to correct.
 func (s *Service) Suggest(ctx context.Context, q string) (string, error) {
 	terms, err := s.vocabulary(ctx)
@@ -88,16 +92,17 @@ func (s *Service) Suggest(ctx context.Context, q string) (string, error) {
 	words := strings.Fields(strings.ToLower(q))
 	changed := false
 	for i, w := range words {
-		if len(w) < 3 || hasPrefixTerm(terms, w) {
+		if len(w) < 3 || hasPrefixTerm(terms, w) || knownVariant(w) {
 			continue
 		}
-		best, bestDist, bestCount := "", maxSuggestDistance+1, 0
+		maxDist := suggestDistance(w)
+		best, bestDist, bestCount := "", maxDist+1, 0
 		for t, n := range terms {
-			if abs(len(t)-len(w)) > maxSuggestDistance {
+			if abs(len(t)-len(w)) > maxDist {
 				continue
 			}
-			d := editDistance(w, t, maxSuggestDistance+1)
-			if d > maxSuggestDistance {
+			d := editDistance(w, t, maxDist+1)
+			if d > maxDist {
 				continue
 			}
 			if d < bestDist || (d == bestDist && (n > bestCount || (n == bestCount && t < best))) {
@@ -105,7 +110,7 @@ func (s *Service) Suggest(ctx context.Context, q string) (string, error) {
 			}
 		}
 		if best != "" {
-			words[i], changed = best, true
+			words[i], changed = suggestionWord(best), true
 		}
 	}
 	if !changed {

@@ -1,5 +1,7 @@
 package catalog
 
+import "context"
+
 // ForgetWord drops what the Service remembers of a search word: its key
 // and, with hits, the hits kept under that key. Benchmarks use it to
 // measure a word's first search.
@@ -13,4 +15,10 @@ func (s *Service) ForgetWord(word string, hits bool) {
 		}
 	}
 	delete(s.keys, word)
+}
+
+// SyncImages runs only the photo step of an import, as the end of a long
+// import does while other instances serve.
+func (s *Service) SyncImages(ctx context.Context, parsed *Parsed) error {
+	return s.syncImages(ctx, parsed)
 }

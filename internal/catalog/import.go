@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -51,6 +52,9 @@ type item struct {
 type Parsed struct {
 	Products []shop.Product
 	Skipped  int // malformed items left out
+	// Images is how fetching the products' photos went (zero when the
+	// Service has no Images).
+	Images images.Report
 }
 
 // Parse reads a JSON array of items. A document that is not a JSON array
@@ -205,7 +209,11 @@ func (s *Service) ImportFile(ctx context.Context, path string) (Parsed, error) {
 	if err := s.Store.ReplaceCatalog(ctx, SourceFile, categoriesOf(parsed.Products), parsed.Products); err != nil {
 		return parsed, err
 	}
-	return parsed, s.Reload(ctx)
+	if err := s.Reload(ctx); err != nil {
+		return parsed, err
+	}
+	err = s.syncImages(ctx, &parsed)
+	return parsed, err
 }
 
 // Syncer imports a FakeStore-shaped service's catalogue now and then.
@@ -266,7 +274,11 @@ func (y *Syncer) SyncOnce(ctx context.Context) error {
 	if err := y.Service.Reload(ctx); err != nil {
 		return fmt.Errorf("catalogue sync: %w", err)
 	}
-	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped)
+	if err := y.Service.syncImages(ctx, &parsed); err != nil {
+		return fmt.Errorf("catalogue sync: %w", err)
+	}
+	y.Log.Info("catalogue synced", "products", len(parsed.Products), "skipped", parsed.Skipped,
+		"images_fetched", parsed.Images.Fetched, "images_failed", parsed.Images.Failed)
 	y.Service.Warm(ctx) // logs its own failure: search then scores live
 	return nil
 }

@@ -100,7 +100,7 @@ func (t *facetTable) find(key int64) int {
 
 // search answers a filter with a Query.
 func (s *Service) search(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	words := shop.SearchWords(f.Query)
+	words := searchWords(f.Query)
 	if len(words) == 0 {
 		return shop.ProductPage{}, nil
 	}

@@ -29,6 +29,7 @@ const (
 	MsgExpired       = "This card has expired. Please use another card."
 	MsgBadCVV        = "Please enter a valid CVV"
 	MsgOrderFailed   = "Failed to place order. Please try again."
+	MsgCardDeclined  = "Your card was declined. Try another card."
 	MsgBadCountry    = "Please choose a country from the list."
 )
 
@@ -97,7 +98,7 @@ func (s Shipping) Validate() (string, shop.FieldErrors) {
 	if !valid {
 		return MsgBadCountry, shop.FieldErrors{"country": MsgBadCountry}
 	}
-	return "", nil
+	return s.validateContact()
 }
 
 // ShipTo is the shipping form as an order's address.
@@ -668,8 +669,12 @@ func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {
 	for _, l := range o.Lines {
 		fmt.Fprintf(&b, "%d × %s  %s\n", l.Quantity, l.Name, l.Total())
 	}
-	fmt.Fprintf(&b, "\nSubtotal %s\nShipping %s\nTax %s\nTotal %s\n\nPaid with %s.\nShipping to %s, %s, %s %s, %s.\n\n",
-		o.Subtotal, o.Shipping, o.Tax, o.Total, o.PaymentMethod, o.ShipTo.Name, o.ShipTo.Street, o.ShipTo.City, o.ShipTo.ZipCode, o.ShipTo.Country)
+	shipping := o.Shipping.String()
+	if o.Shipping == 0 {
+		shipping = "Free"
+	}
+	fmt.Fprintf(&b, "\nSubtotal %s\nShipping %s\nTax %s\nTotal %s\n\nPaid with %s.\nShipping to %s, %s, %s, %s %s, %s.\n\n",
+		o.Subtotal, shipping, o.Tax, o.Total, o.PaymentMethod, o.ShipTo.Name, o.ShipTo.Street, o.ShipTo.City, o.ShipTo.State, o.ShipTo.ZipCode, o.ShipTo.Country)
 	fmt.Fprintf(&b, "Follow your order at %s/orders/lookup with your order number and this e-mail address.\n", s.BaseURL)
 	if err := s.Mailer.Send(ctx, shop.Email{To: o.Email, Subject: "Your order " + o.ID, Body: b.String()}); err != nil {
 		// The order stands; a lost e-mail is logged, not a failed checkout.

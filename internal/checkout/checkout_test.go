@@ -18,7 +18,7 @@ func TestCheckoutTotals_MatchFormula(t *testing.T) {
 		var cart shop.Cart
 		for j := r.IntN(6); j >= 0; j-- {
 			cart.Lines = append(cart.Lines, shop.CartLine{
-				Product:  shop.Product{Price: shop.Cents(1 + r.IntN(200_000))},
+				Product:  shop.Product{Price: shop.Cents(1 + r.IntN([]int{2_000, 200_000}[r.IntN(2)]))},
 				Quantity: 1 + r.IntN(10),
 			})
 		}
@@ -30,7 +30,11 @@ func TestCheckoutTotals_MatchFormula(t *testing.T) {
 		tax := new(big.Rat).SetFrac64(sub*10, 100)
 		tax.Add(tax, big.NewRat(1, 2))
 		wantTax := new(big.Int).Quo(tax.Num(), tax.Denom()).Int64() // floor(x + 1/2)
-		want := shop.Totals{Subtotal: shop.Cents(sub), Shipping: 1000, Tax: shop.Cents(wantTax), Total: shop.Cents(sub + 1000 + wantTax)}
+		ship := int64(1000)                                         // standard shipping: $10 below a $50 subtotal, free from $50
+		if sub >= 5000 {
+			ship = 0
+		}
+		want := shop.Totals{Subtotal: shop.Cents(sub), Shipping: shop.Cents(ship), Tax: shop.Cents(wantTax), Total: shop.Cents(sub + ship + wantTax)}
 		if got != want {
 			t.Fatalf("cart %+v: got %+v, want %+v", cart.Lines, got, want)
 		}
@@ -38,8 +42,8 @@ func TestCheckoutTotals_MatchFormula(t *testing.T) {
 }
 
 func TestShipping_Validate(t *testing.T) {
-	full := checkout.Shipping{FirstName: "Ada", LastName: "L", Email: "ada@example.com", Phone: "555", Address: "1 St",
-		City: "Town", State: "CA", ZipCode: "90000", Country: "Canada"}
+	full := checkout.Shipping{FirstName: "Ada", LastName: "L", Email: "ada@example.com", Phone: "+1 416 555 0100", Address: "1 St",
+		City: "Town", State: "ON", ZipCode: "M5V 2T6", Country: "Canada"}
 	tests := []struct {
 		name string
 		edit func(*checkout.Shipping)
@@ -50,7 +54,22 @@ func TestShipping_Validate(t *testing.T) {
 			"Please fill in all required fields: First Name, Phone, ZIP Code"},
 		{"ErrEmail", func(s *checkout.Shipping) { s.Email = "ada.example.com" }, "Please enter a valid email address"},
 		{"ErrCountry", func(s *checkout.Shipping) { s.Country = "Germany" }, checkout.MsgBadCountry},
-		{"DefaultCountry", func(s *checkout.Shipping) { s.Country = "" }, ""},
+		{"DefaultCountry", func(s *checkout.Shipping) { s.Country, s.ZipCode = "", "62701" }, ""},
+		{"ErrPhoneLetters", func(s *checkout.Shipping) { s.Phone = "abc" }, "Please enter a valid phone number, e.g. (416) 555-0100 or +1 416 555 0100."},
+		{"ErrPhoneShort", func(s *checkout.Shipping) { s.Phone = "555 01" }, "Please enter a valid phone number, e.g. (416) 555-0100 or +1 416 555 0100."},
+		{"ErrPhoneOtherCountryCode", func(s *checkout.Shipping) { s.Phone = "+44 20 7946 0958" }, "Please enter a valid phone number, e.g. (416) 555-0100 or +1 416 555 0100."},
+		{"LocalPhone", func(s *checkout.Shipping) { s.Phone = "(416) 555-0100" }, ""},
+		{"ErrZipGarbage", func(s *checkout.Shipping) { s.ZipCode = "zzzzzzzzzz" }, "Please enter a valid postal code, e.g. M5V 2T6."},
+		{"PostalCodeLowerNoSpace", func(s *checkout.Shipping) { s.ZipCode = "m5v2t6" }, ""},
+		{"ErrUSZip", func(s *checkout.Shipping) { s.Country, s.Phone, s.ZipCode = "United States", "217 555 0100", "6270" }, "Please enter a valid ZIP code, e.g. 62701 or 62701-1234."},
+		{"USZipPlus4", func(s *checkout.Shipping) {
+			s.Country, s.Phone, s.ZipCode = "United States", "217 555 0100", "62701-1234"
+		}, ""},
+		{"UKPostcode", func(s *checkout.Shipping) {
+			s.Country, s.Phone, s.ZipCode = "United Kingdom", "020 7946 0958", "SW1A 1AA"
+		}, ""},
+		{"ErrUKPostcode", func(s *checkout.Shipping) { s.Country, s.Phone, s.ZipCode = "United Kingdom", "020 7946 0958", "62701" }, "Please enter a valid postcode, e.g. SW1A 1AA."},
+		{"ErrPhoneAndZip", func(s *checkout.Shipping) { s.Phone, s.ZipCode = "abc", "zzzzzzzzzz" }, "Please correct the fields marked below."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,6 +41,10 @@ type Config struct {
 	// every CatalogSyncInterval; empty serves the built-in catalogue.
 	CatalogURL          string
 	CatalogSyncInterval time.Duration
+	// ImageFetchAllowPrivate lets product photos be fetched from loopback,
+	// private and link-local addresses (tests, an intranet catalogue);
+	// off, only public internet addresses are fetched.
+	ImageFetchAllowPrivate bool
 	// PaymentDelay is how long the simulated payment takes (spec: 2 s).
 	PaymentDelay time.Duration
 	// PaymentTimeout bounds one charge; a pending order is left to the
@@ -162,6 +166,14 @@ func Load(getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h, got %q", v)
 		}
 		cfg.CatalogSyncInterval = d
+	}
+
+	if v := getenv("IMAGE_FETCH_ALLOW_PRIVATE"); v != "" {
+		allow, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("IMAGE_FETCH_ALLOW_PRIVATE must be true or false, got %q", v)
+		}
+		cfg.ImageFetchAllowPrivate = allow
 	}
 
 	cfg.PaymentDelay = 2 * time.Second

@@ -32,6 +32,9 @@ func TestLoad_Defaults(t *testing.T) {
 	if cfg.Secure() {
 		t.Error("http base URL marked secure")
 	}
+	if cfg.ImageFetchAllowPrivate {
+		t.Error("photos may be fetched from private addresses by default")
+	}
 }
 
 func TestLoad_SecretPersisted(t *testing.T) {
@@ -81,6 +84,7 @@ func TestLoad_Errors(t *testing.T) {
 		{"ShortSecret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET must be at least 32"},
 		{"DatabaseScheme", map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with sqlite://"},
 		{"Dev", map[string]string{"DEV": "maybe"}, "DEV must be true or false"},
+		{"ImageFetchAllowPrivate", map[string]string{"IMAGE_FETCH_ALLOW_PRIVATE": "sometimes"}, "IMAGE_FETCH_ALLOW_PRIVATE must be true or false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -116,6 +116,9 @@ type PasswordResetStore interface {
 	ConsumePasswordReset(ctx context.Context, tokenHash string) (userID string, err error)
 	// RevokePasswordResets makes every unused token of the user unusable.
 	RevokePasswordResets(ctx context.Context, userID string) error
+	// PasswordResetUsable reports, without using it, whether a token is
+	// unused and unexpired, so the reset page can say so on arrival.
+	PasswordResetUsable(ctx context.Context, tokenHash string) (bool, error)
 }
 
 // SignInLinkStore keeps one-time sign-in links, by hash only.

@@ -44,13 +44,8 @@ func (c Cart) Subtotal() Cents {
 	return s
 }
 
-// Shipping is the flat fee (spec §9), nothing for an empty cart.
-func (c Cart) Shipping() Cents {
-	if len(c.Lines) == 0 {
-		return 0
-	}
-	return FlatShippingFee
-}
+// Shipping is standard shipping on the cart's subtotal (StandardShipping).
+func (c Cart) Shipping() Cents { return StandardShipping(c.Subtotal()) }
 
 // Total is subtotal plus shipping, as the cart page shows it.
 func (c Cart) Total() Cents { return c.Subtotal() + c.Shipping() }

@@ -33,3 +33,9 @@ func (c Cents) String() string {
 	b.WriteByte(byte('0' + cents%10))
 	return b.String()
 }
+
+// Whole formats c without the cents when there are none: "$50", "$12.50".
+func (c Cents) Whole() string {
+	s := c.String()
+	return strings.TrimSuffix(s, ".00")
+}

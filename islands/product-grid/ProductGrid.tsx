@@ -11,6 +11,32 @@ export interface ProductGridProps extends IslandContext {
   nextApi?: string;
   /** The listing's page path ("/products" or "/search"), for the fallback "Next" link. */
   basePath?: string;
+  /** JSON API of the listing without a page ("/api/products?category=…"): any page of it. */
+  pageApi?: string;
+}
+
+/**
+ * What the grid keeps in its history entry (history.state.grid), so Back to a scrolled grid
+ * (or a reload) shows the same cards at the same place: the pages shown and the scroll.
+ */
+interface GridState {
+  first: number;
+  last: number;
+  scrollY: number;
+}
+
+function readGridState(): GridState | null {
+  const g = (history.state as { grid?: Partial<GridState> } | null)?.grid;
+  if (!g || typeof g.first !== "number" || typeof g.last !== "number" || typeof g.scrollY !== "number") return null;
+  return g as GridState;
+}
+
+/** Address of page n of a listing (API or page), from any address of it. */
+function withPage(url: string, n: number): string {
+  const u = new URL(url, location.href);
+  if (n > 1) u.searchParams.set("page", String(n));
+  else u.searchParams.delete("page");
+  return u.pathname + u.search;
 }
 
 /** GET nextApi → one more page of cards, rendered by the server (components.ProductCards). */
@@ -49,16 +75,18 @@ function readPage(json: unknown): PageResponse {
   return d as unknown as PageResponse;
 }
 
-/** The server's <ul class="grid"> (attributes, cards) and <nav class="pagination"> (if any). */
+/** The server's <ul class="grid"> (attributes, cards), <nav class="pagination"> and "Show previous" (if any). */
 function readServer(serverHtml: string) {
   const html = parseHtml(serverHtml);
   const ul = html.querySelector("ul.grid");
   if (!ul) throw new Error("product-grid: no ul.grid in the server markup");
   const nav = html.querySelector("nav.pagination");
+  const prev = html.querySelector<HTMLAnchorElement>("a[data-testid=show-previous]");
   return {
     grid: { props: attrsToProps(ul), html: { __html: ul.innerHTML } },
     cards: ul.children.length,
     nav: nav && { props: attrsToProps(nav), html: { __html: nav.innerHTML } },
+    prevHref: prev?.getAttribute("href") ?? "",
   };
 }
 
@@ -75,7 +103,7 @@ const products = (n: number) => (n === 1 ? "1 product" : `${n} products`);
  * load more on its own (no IntersectionObserver, last page) or after a failed load.
  * The mount element gets data-page="N": the last page loaded.
  */
-export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePath, serverHtml, mountEl }: ProductGridProps) {
+export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePath, pageApi, serverHtml, mountEl }: ProductGridProps) {
   const [server] = useState(() => readServer(serverHtml));
   const [initialPage] = useState(() => (typeof firstPage === "number" && firstPage > 0 ? firstPage : 1));
   // A page before the last is full, so the first page's size is the page size.
@@ -84,6 +112,11 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
     hasMore === true && typeof nextApi === "string" && sameOrigin(nextApi) && typeof IntersectionObserver === "function";
 
   const [page, setPage] = useState(initialPage);
+  // The first page shown: earlier pages load above the grid (Show previous, Back).
+  const [first, setFirst] = useState(initialPage);
+  const [loadingPrev, setLoadingPrev] = useState(false);
+  const canPrev = typeof pageApi === "string" && sameOrigin(pageApi) && server.prevHref !== "";
+  const shown = useRef({ first: initialPage, last: initialPage });
   const [more, setMore] = useState(canScroll);
   const [loads, setLoads] = useState(0); // successful loads
   const [loading, setLoading] = useState(false);
@@ -116,7 +149,8 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
       mountNestedIslands(ul);
       // The Try Again button is about to go: move its focus to the first new card.
       if (retrying) ul.children[before]?.querySelector<HTMLElement>("a[href]")?.focus();
-      if (sameOrigin(data.pageUrl)) history.replaceState(null, "", data.pageUrl);
+      shown.current.last = data.page;
+      if (sameOrigin(data.pageUrl)) saveState(data.pageUrl);
       const done = !data.hasMore || data.count < pageSize || !sameOrigin(data.nextApi);
       next.current = done ? "" : data.nextApi;
       setPage(data.page);
@@ -141,6 +175,105 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
       if (!signal.aborted) setLoading(false);
     }
   };
+
+  /** Keeps the pages shown and the scroll position in this history entry (see GridState). */
+  const saveState = (url = location.href) => {
+    const grid: GridState = { ...shown.current, scrollY: Math.round(window.scrollY) };
+    const state = history.state && typeof history.state === "object" ? history.state : {};
+    history.replaceState({ ...state, grid }, "", url);
+  };
+
+  // After earlier pages went in above (and Show previous re-rendered): put the view back,
+  // at the saved scroll position (Back) or with the old first card where it was.
+  const keep = useRef<{ el: Element; top: number } | null>(null);
+  const restoreY = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (restoreY.current !== null) {
+      window.scrollTo(0, restoreY.current);
+    } else if (keep.current) {
+      window.scrollBy(0, keep.current.el.getBoundingClientRect().top - keep.current.top);
+    } else {
+      return;
+    }
+    restoreY.current = null;
+    keep.current = null;
+    saveState();
+  }, [first]);
+
+  /** Fetches page n's cards (server HTML). */
+  const fetchPage = async (n: number, signal: AbortSignal): Promise<PageResponse> => {
+    const url = withPage(pageApi as string, n);
+    const res = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", signal });
+    if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+    return readPage(await res.json());
+  };
+
+  /**
+   * Puts pages from..to (to < first shown) above the cards, keeping the cards on screen
+   * where they are; returns false when a page could not load.
+   */
+  const prepend = async (from: number, to: number): Promise<boolean> => {
+    const ul = gridRef.current;
+    if (!ul || busy.current) return false;
+    busy.current = true;
+    setLoadingPrev(true);
+    const signal = (abort.current ??= new AbortController()).signal;
+    try {
+      const pages: PageResponse[] = [];
+      for (let n = from; n <= to; n++) pages.push(await fetchPage(n, signal));
+      const anchor = ul.firstElementChild;
+      if (anchor) keep.current = { el: anchor, top: anchor.getBoundingClientRect().top };
+      const before = ul.children.length;
+      ul.insertAdjacentHTML("afterbegin", pages.map((p) => p.html).join(""));
+      const added = ul.children.length - before;
+      mountNestedIslands(ul);
+      shown.current.first = from;
+      setFirst(from);
+      setStatus(`Loaded ${added} earlier ${added === 1 ? "product" : "products"}. Showing ${products(ul.children.length)}.`);
+      return true;
+    } catch (error) {
+      if (!signal.aborted) console.warn("[product-grid] could not load earlier products", error);
+      return false;
+    } finally {
+      busy.current = false;
+      if (!signal.aborted) setLoadingPrev(false);
+    }
+  };
+
+  // Back (or a reload) to a grid that had loaded more pages: load the pages that were
+  // above, then scroll to where the shopper was.
+  useEffect(() => {
+    const saved = readGridState();
+    const restore = canPrev && saved && saved.last === initialPage && saved.first >= 1 && saved.first < initialPage;
+    if (!restore) {
+      saveState();
+      return;
+    }
+    history.scrollRestoration = "manual";
+    restoreY.current = saved.scrollY;
+    void prepend(saved.first, initialPage - 1).then((ok) => {
+      if (!ok) restoreY.current = null;
+    });
+    // Once, on mount: the saved state belongs to this history entry.
+  }, []);
+
+  // The scroll position follows the shopper (a little after scrolling stops, and when
+  // leaving the page).
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onScroll = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => saveState(), 150);
+    };
+    const onHide = () => saveState();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("pagehide", onHide);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener("scroll", onScroll);
+      window.removeEventListener("pagehide", onHide);
+    };
+  }, []);
 
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -185,8 +318,30 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
     );
   };
 
+  const prevHref = first > 1 && server.prevHref ? withPage(server.prevHref, first - 1) : "";
+
   return (
     <>
+      {prevHref && (
+        <p className="show-previous">
+          <a
+            href={prevHref}
+            rel="prev"
+            className="btn btn-secondary"
+            data-testid="show-previous"
+            aria-disabled={loadingPrev || undefined}
+            onClick={(event) => {
+              if (!canPrev) return; // the link works as a link
+              event.preventDefault();
+              void prepend(first - 1, first - 1).then((ok) => {
+                if (!ok) location.assign(prevHref);
+              });
+            }}
+          >
+            {loadingPrev ? "Loading…" : "Show previous"}
+          </a>
+        </p>
+      )}
       <ul {...server.grid.props} ref={gridRef} dangerouslySetInnerHTML={server.grid.html} />
       <p className="sr-only" aria-live="polite" data-testid="grid-status">
         {status}

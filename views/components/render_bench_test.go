@@ -14,7 +14,7 @@ import (
 func BenchmarkProductCards(b *testing.B) {
 	cards := make([]components.Card, 12)
 	for i := range cards {
-		cards[i] = components.Card{Product: shop.Product{ID: "nb-001", Title: "Walnut desk lamp", Price: 4599, Rating: 4.3, ReviewCount: 120}, ImageURL: "/static/img/x.svg", ReturnTo: "/products"}
+		cards[i] = components.Card{Product: shop.Product{ID: "nb-001", Title: "Walnut desk lamp", Price: 4599, Rating: 4.3, ReviewCount: 120}, Image: components.Picture{Src: "/static/img/x.svg", Width: 400, Height: 400}, ReturnTo: "/products"}
 	}
 	var buf bytes.Buffer
 	b.ReportAllocs()

@@ -20,8 +20,8 @@ type FAQEntry struct{ Question, Answer string }
 // FAQEntries are the ten questions shoppers ask most; the policy figures come
 // from package shop so the answers and the checkout agree.
 var FAQEntries = []FAQEntry{
-	{"How long does shipping take?", fmt.Sprintf("Standard shipping takes 3-5 business days and is free on orders over %s. Express arrives in 2-3 business days and Next Day in 1 business day.", shop.FreeShippingThreshold)},
-	{"How much does shipping cost?", fmt.Sprintf("Standard shipping is free over %s. Express costs %s and Next Day %s; international rates depend on the destination.", shop.FreeShippingThreshold, shop.ExpressShippingFee, shop.NextDayShippingFee)},
+	{"How long does shipping take?", fmt.Sprintf("Standard shipping takes 3-5 business days and is free on orders of %s or more. Express arrives in 2-3 business days and Next Day in 1 business day.", shop.FreeShippingThreshold.Whole())},
+	{"How much does shipping cost?", fmt.Sprintf("Standard shipping costs %s on orders under %s and is free on orders of %s or more. Express costs %s and Next Day %s; international rates depend on the destination.", shop.FlatShippingFee, shop.FreeShippingThreshold.Whole(), shop.FreeShippingThreshold.Whole(), shop.ExpressShippingFee, shop.NextDayShippingFee)},
 	{"Do you ship internationally?", "Yes. International orders arrive in 7-14 business days; the cost depends on the destination and is shown at checkout."},
 	{"How do I track my order?", "Open Orders from the Account menu (or Track Order in the footer) to see every order, its status and its tracking number once it has shipped."},
 	{"What is your return policy?", fmt.Sprintf("You can return most items within %d days of delivery, unused and in their original packaging.", shop.ReturnWindowDays)},
@@ -164,14 +164,14 @@ func Shipping(f layout.Frame) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<div class=\"prose-page\"><h1>Shipping Information</h1><p class=\"lead\">Orders placed on business days ship from our warehouse within 24 hours.</p><div class=\"table-wrap\"><table class=\"table\" data-testid=\"shipping-table\"><caption class=\"sr-only\">Shipping methods, delivery times and costs</caption> <thead><tr><th scope=\"col\">Method</th><th scope=\"col\">Delivery time</th><th scope=\"col\">Cost</th></tr></thead> <tbody><tr><th scope=\"row\">Standard</th><td>3-5 business days</td><td>Free on orders over ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<div class=\"prose-page\"><h1>Shipping Information</h1><p class=\"lead\">Orders placed on business days ship from our warehouse within 24 hours.</p><div class=\"table-wrap\"><table class=\"table\" data-testid=\"shipping-table\"><caption class=\"sr-only\">Shipping methods, delivery times and costs</caption> <thead><tr><th scope=\"col\">Method</th><th scope=\"col\">Delivery time</th><th scope=\"col\">Cost</th></tr></thead> <tbody><tr><th scope=\"row\">Standard</th><td>3-5 business days</td><td data-testid=\"standard-cost\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var8 string
-			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(shop.FreeShippingThreshold.String())
+			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(shop.StandardShippingTerms())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 60, Col: 126}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 60, Col: 127}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {

@@ -41,9 +41,8 @@ func cartIn(ctx context.Context, query func(context.Context, string, ...any) (*s
 	for rows.Next() {
 		var l shop.CartLine
 		var added int64
-		p := &l.Product
-		if err := rows.Scan(&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount,
-			&p.Featured, &l.Quantity, &added); err != nil {
+		var err error
+		if l.Product, err = scanProduct(rows, &l.Quantity, &added); err != nil {
 			return shop.Cart{}, fmt.Errorf("scan cart line: %w", err)
 		}
 		l.AddedAt = time.Unix(added, 0).UTC()
@@ -148,9 +147,8 @@ func (db *DB) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem,
 	for rows.Next() {
 		var it shop.WishlistItem
 		var added int64
-		p := &it.Product
-		if err := rows.Scan(&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount,
-			&p.Featured, &added); err != nil {
+		var err error
+		if it.Product, err = scanProduct(rows, &added); err != nil {
 			return nil, fmt.Errorf("scan wishlist: %w", err)
 		}
 		it.AddedAt = time.Unix(added, 0).UTC()

@@ -13,12 +13,18 @@ import (
 
 var _ shop.CatalogStore = (*DB)(nil)
 
-const productColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured`
+// The photo columns are subqueries rather than a join so that every query
+// keeps its plain "FROM products p"; each is one primary-key lookup.
+const productColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured,
+	COALESCE((SELECT i.hash FROM images i WHERE i.url = p.image), ''),
+	COALESCE((SELECT i.width FROM images i WHERE i.url = p.image), 0),
+	COALESCE((SELECT i.height FROM images i WHERE i.url = p.image), 0)`
 
 // scanProduct scans productColumns, then into extra any columns after them.
 func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
 	var p shop.Product
-	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured}, extra...)...)
+	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured,
+		&p.Photo.Hash, &p.Photo.Width, &p.Photo.Height}, extra...)...)
 	return p, err
 }
 

@@ -116,7 +116,7 @@ func (db *DB) ClaimCart(ctx context.Context, owner, key string, build func(shop.
 // PlacedFromCart counts the orders placed from owner's cart.
 func (db *DB) PlacedFromCart(ctx context.Context, owner string) (int, error) {
 	var n int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status != ?`, owner, shop.StatusPending).Scan(&n); err != nil {
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status != ?`, owner, shop.StatusPending).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count cart orders: %w", err)
 	}
 	return n, nil
@@ -161,7 +161,7 @@ func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
 
 // ExpiredClaims lists pending orders whose lease has ended.
 func (db *DB) ExpiredClaims(ctx context.Context, now time.Time) ([]shop.Order, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
+	rows, err := db.query(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
 		shop.StatusPending, now.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("expired claims: %w", err)
@@ -185,7 +185,7 @@ func (db *DB) TakeLease(ctx context.Context, orderID string, old, until time.Tim
 	if !old.IsZero() {
 		oldUnix = old.Unix()
 	}
-	res, err := db.db.ExecContext(ctx, `UPDATE orders SET lease_until = ? WHERE id = ? AND status = ? AND lease_until = ?`,
+	res, err := db.exec(ctx, `UPDATE orders SET lease_until = ? WHERE id = ? AND status = ? AND lease_until = ?`,
 		until.Unix(), orderID, shop.StatusPending, oldUnix)
 	if err != nil {
 		return false, fmt.Errorf("take lease: %w", err)
@@ -199,7 +199,7 @@ func (db *DB) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, err
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = db.now().UTC().Truncate(time.Second)
 	}
-	if _, err := db.db.ExecContext(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
+	if _, err := db.exec(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
 		VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`, c.Key, c.Amount, c.Outcome, c.CreatedAt.Unix()); err != nil {
 		return shop.Charge{}, fmt.Errorf("record charge: %w", err)
 	}
@@ -214,7 +214,7 @@ func (db *DB) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, err
 func (db *DB) ChargeByKey(ctx context.Context, key string) (*shop.Charge, error) {
 	var c shop.Charge
 	var created int64
-	err := db.db.QueryRowContext(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
+	err := db.queryRow(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
 		Scan(&c.Key, &c.Amount, &c.Outcome, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, "No such charge.")

@@ -199,7 +199,7 @@ func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (strin
 
 // RevokePasswordResets marks every unused token of the user used.
 func (db *DB) RevokePasswordResets(ctx context.Context, userID string) error {
-	if _, err := db.db.ExecContext(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+	if _, err := db.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
 		db.now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke password resets: %w", err)
 	}
@@ -208,7 +208,7 @@ func (db *DB) RevokePasswordResets(ctx context.Context, userID string) error {
 
 // CreateSignInLink stores a sign-in link's hash.
 func (db *DB) CreateSignInLink(ctx context.Context, userID, tokenHash string, expires time.Time) error {
-	_, err := db.db.ExecContext(ctx, `INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+	_, err := db.exec(ctx, `INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
 		tokenHash, userID, expires.Unix())
 	if err != nil {
 		return fmt.Errorf("insert sign-in link: %w", err)
@@ -220,7 +220,7 @@ func (db *DB) CreateSignInLink(ctx context.Context, userID, tokenHash string, ex
 func (db *DB) ConsumeSignInLink(ctx context.Context, tokenHash string) (string, error) {
 	var userID string
 	now := db.now().Unix()
-	err := db.db.QueryRowContext(ctx, `UPDATE sign_in_links SET used_at = ?
+	err := db.queryRow(ctx, `UPDATE sign_in_links SET used_at = ?
 		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", shop.Errorf(shop.ENOTFOUND, "This sign-in link is invalid, used or expired. Please request a new one.")
@@ -232,11 +232,23 @@ func (db *DB) ConsumeSignInLink(ctx context.Context, tokenHash string) (string, 
 
 // RevokeSignInLinks marks every unused link of the user used.
 func (db *DB) RevokeSignInLinks(ctx context.Context, userID string) error {
-	if _, err := db.db.ExecContext(ctx, `UPDATE sign_in_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+	if _, err := db.exec(ctx, `UPDATE sign_in_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
 		db.now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke sign-in links: %w", err)
 	}
 	return nil
+}
+
+// PasswordResetUsable reports whether a token could be used now; it changes
+// nothing (reads never write).
+func (db *DB) PasswordResetUsable(ctx context.Context, tokenHash string) (bool, error) {
+	var n int
+	err := db.queryRow(ctx, `SELECT count(*) FROM password_resets
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, tokenHash, db.now().Unix()).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("check password reset: %w", err)
+	}
+	return n > 0, nil
 }
 
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
@@ -304,6 +316,6 @@ func (db *DB) CountGuests(ctx context.Context) int {
 // (tests).
 func (db *DB) CountCharges(ctx context.Context) int {
 	var n int
-	_ = db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM gateway_charges`).Scan(&n)
+	_ = db.queryRow(ctx, `SELECT COUNT(*) FROM gateway_charges`).Scan(&n)
 	return n
 }

@@ -1,0 +1,4 @@
+package images
+
+// PublicAddr exposes publicAddr to the tests.
+var PublicAddr = publicAddr
