@@ -137,6 +137,12 @@ func (f *Fetcher) fetch(ctx context.Context, rawURL, etag, lastModified string) 
 	}
 	res, err := f.Client.Do(req)
 	if err != nil {
+		// Without the URL the error repeats: its query may hold a signed
+		// token, and the error is logged and stored.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return fetched{}, fmt.Errorf("%s: %w", ue.Op, ue.Err)
+		}
 		return fetched{}, err
 	}
 	defer res.Body.Close()

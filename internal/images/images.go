@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -197,12 +198,18 @@ func unique(urls []string) []string {
 	return out
 }
 
-// redactURL drops a URL's query, which may carry a signed token.
-func redactURL(u string) string {
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		return u[:i] + "?…"
+// redactURL drops what may carry a secret from a URL before it is logged:
+// a password in it and its query (signed tokens).
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
 	}
-	return u
+	if u.RawQuery != "" {
+		u.RawQuery = "…"
+	}
+	u.Fragment = ""
+	return u.Redacted()
 }
 
 // String is the report as the import command prints it.

@@ -103,6 +103,9 @@ func TestSync(t *testing.T) {
 		if r.Hash != "" || !strings.Contains(r.Error, want) {
 			t.Errorf("%s: hash %q, error %q, want an error with %q", p, r.Hash, r.Error, want)
 		}
+		if strings.Contains(r.Error, "127.0.0.1") { // a URL's query may hold a token
+			t.Errorf("%s: the stored error repeats the URL: %q", p, r.Error)
+		}
 	}
 	for _, tc := range []struct {
 		path          string
@@ -235,5 +238,17 @@ func TestBlockedErrorWraps(t *testing.T) {
 	_, err := f.Client.Get("http://127.0.0.1:1/")
 	if !errors.Is(err, images.ErrBlockedAddress) {
 		t.Errorf("got %v", err)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://img.example/a.jpg":                    "https://img.example/a.jpg",
+		"https://user:secret@img.example/a.jpg":        "https://user:xxxxx@img.example/a.jpg",
+		"https://img.example/a.jpg?sig=secret&exp=1#x": "https://img.example/a.jpg?…",
+	} {
+		if got := images.RedactURL(in); got != want || strings.Contains(got, "secret") {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
 	}
 }
