@@ -46,7 +46,13 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 	}
 	if set, err := a.Assets.Current(); err == nil {
 		f.CSSURL = set.URL("css/app.css")
-		f.InlineCSS = a.inlineCSS
+		if anonymous(c) {
+			// A first visit paints from the HTML alone. A shopper with a
+			// session has been here before and holds the stylesheet in
+			// the browser's cache, so their pages (compressed on every
+			// request) link it instead of carrying it.
+			f.InlineCSS = a.inlineCSS
+		}
 		f.IconURL = set.URL("img/favicon.svg")
 	} else {
 		a.Log.Error("load assets", "err", err)

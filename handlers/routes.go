@@ -137,17 +137,14 @@ func New(d Deps) *fiber.App {
 		app.Use(a.pageCache())
 		// The templ live-reload proxy cannot rewrite compressed pages; static
 		// assets are compressed once, ahead of time, by the static handler.
-		// A page the cache keeps is compressed once, so it gets the default
-		// level (about a fifth smaller than the fastest); a personal page is
-		// compressed on every request, at the fastest level.
-		app.Use(compress.New(compress.Config{
-			Level: compress.LevelDefault,
-			Next:  func(c *fiber.Ctx) bool { return !cacheable(c) },
-		}))
+		// The fastest level: the default one makes a listing a fifth
+		// smaller but costs about five times the CPU, which every page a
+		// cache cannot answer (a signed-in shopper's, a crawler's walk
+		// through filter URLs) would pay.
 		app.Use(compress.New(compress.Config{
 			Level: compress.LevelBestSpeed,
 			Next: func(c *fiber.Ctx) bool {
-				return cacheable(c) || strings.HasPrefix(c.Path(), static.Prefix) || strings.HasPrefix(c.Path(), imagePrefix)
+				return strings.HasPrefix(c.Path(), static.Prefix) || strings.HasPrefix(c.Path(), imagePrefix)
 			},
 		}))
 	}

@@ -21,6 +21,11 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// maxConns bounds the open connections: enough for readers on every core
+// (WAL lets them run beside the one writer), few enough to keep each
+// connection's prepared statements warm.
+const maxConns = 8
+
 // DB is the SQLite-backed store.
 type DB struct {
 	db    *sql.DB
@@ -60,6 +65,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if memory {
 		// Every connection to ":memory:" is a different database.
 		sqldb.SetMaxOpenConns(1)
+	} else {
+		// Keep the connections open: database/sql's default keeps two
+		// idle, so under load connections were closed and reopened, and
+		// each new one parsed the schema and every prepared statement
+		// again (a sixth of a signed-in page's CPU).
+		sqldb.SetMaxOpenConns(maxConns)
+		sqldb.SetMaxIdleConns(maxConns)
 	}
 	stem, err := newStemmer(ctx)
 	if err != nil {
