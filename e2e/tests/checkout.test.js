@@ -819,7 +819,7 @@ describe('checkout', () => {
         assert.equal(r1.status(), 422, 'tab 1 is told the card was declined');
         assert.equal(r2.status(), 422, 'tab 2 is told the card was declined');
         for (const p of [page, second]) {
-          await expectFormAlert(p, MSG.orderFailed);
+          await expectFormAlert(p, MSG.declined);
           assert.equal(pathOf(p), '/checkout/place');
           assert.equal(await p.getByTestId('flash').count(), 0, 'no "placed" message');
           assert.equal(await p.locator('.review-lines li').count(), 1, 'the cart is kept');
