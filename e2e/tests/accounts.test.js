@@ -696,13 +696,16 @@ describe('accounts', () => {
         await passwordField(form, 'Confirm new password').fill(password);
         return submit(page, form.getByRole('button', { name: 'Set new password' }));
       };
-      // The older link no longer works: it says so on arrival, with no form.
+      // The older link says at once that it no longer works, and offers no form.
       await open(page, first);
-      assert.equal(await text(page.getByTestId('form-alert')), MSG.resetLinkInvalid);
+      assert.equal(await text(page.getByTestId('form-alert')), MSG.resetLinkInvalid, 'the older link no longer works');
       assert.equal(await page.getByTestId('reset-form').count(), 0, 'no form for a revoked link');
       const res = await reset(second, 'quiet-harbor-21');
       assert.equal(res.status(), 303, 'the newest link works');
       await expectFlash(page, MSG.passwordReset);
+      // Used, it works no more.
+      await open(page, second);
+      assert.equal(await text(page.getByTestId('form-alert')), MSG.resetLinkInvalid, 'a used link no longer works');
     });
   });
 
