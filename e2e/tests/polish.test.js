@@ -264,7 +264,15 @@ describe('shopper polish', () => {
         await expectVisible(summary, 'the Filters disclosure');
         assert.equal(await text(summary), 'Filters · 2 active');
         await expectHidden(page.getByTestId('filters').getByRole('button', { name: 'Apply' }), 'the filter form, folded');
-        const card = await page.getByTestId('product-card').first().boundingBox();
+        // With JavaScript the grid island takes over the cards as the page
+        // settles; a card detached at that moment has no box, so measure again.
+        const first = page.getByTestId('product-card').first();
+        await expectVisible(first, 'the first product');
+        let card = null;
+        for (let i = 0; i < 20 && !card; i++) {
+          card = await first.boundingBox();
+          if (!card) await page.waitForTimeout(100);
+        }
         assert.ok(card && card.y < PHONE.height - 100, `the first product starts on the first screen (at ${card?.y} px)`);
 
         await summary.click();
