@@ -345,11 +345,16 @@ async function placeOrder(page, js) {
   if (!js) return submit(page, button);
   const states = await watchPlaceOrder(page);
   const release = await holdPlaceOrder(page);
+  // The request (not a response event, which a 303 redirect can race) is
+  // recorded by a listener in place before the click, so it cannot be
+  // missed; its response is read once it has one.
+  const posts = [];
+  const record = (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/checkout/place') posts.push(r);
+  };
+  page.on('request', record);
   try {
-    // The request (not a response event, which a 303 redirect can race)
-    // is caught as it leaves; its response is read once it has one.
-    const [req] = await Promise.all([
-      page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/checkout/place'),
+    await Promise.all([
       page.waitForEvent('load'),
       (async () => {
         // noWaitAfter: the click must not wait for the navigation it starts, which is held.
@@ -358,8 +363,14 @@ async function placeOrder(page, js) {
         await release();
       })(),
     ]);
-    return await req.response();
+    const deadline = Date.now() + WAIT_MS;
+    while (posts.length === 0) {
+      if (Date.now() > deadline) assert.fail('Place Order sent no POST /checkout/place');
+      await sleep(25);
+    }
+    return await posts[0].response();
   } finally {
+    page.off('request', record);
     await release();
   }
 }

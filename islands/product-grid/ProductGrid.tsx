@@ -257,21 +257,19 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
     // Once, on mount: the saved state belongs to this history entry.
   }, []);
 
-  // The scroll position follows the shopper (a little after scrolling stops, and when
-  // leaving the page).
+  // The scroll position follows the shopper, a little after scrolling stops. Not on
+  // pagehide: a replaceState while Back is leaving the page can stall that navigation
+  // in Chromium (Back then does nothing).
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onScroll = () => {
       clearTimeout(timer);
       timer = setTimeout(() => saveState(), 150);
     };
-    const onHide = () => saveState();
     window.addEventListener("scroll", onScroll, { passive: true });
-    window.addEventListener("pagehide", onHide);
     return () => {
       clearTimeout(timer);
       window.removeEventListener("scroll", onScroll);
-      window.removeEventListener("pagehide", onHide);
     };
   }, []);
 
