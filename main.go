@@ -20,6 +20,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
@@ -29,7 +30,6 @@ import (
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/netlimit"
 	"github.com/nocturne/storefront/internal/shop"
-	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/static"
 )
 
@@ -63,13 +63,15 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	db, err := sqlite.Open(ctx, cfg.SQLitePath())
+	db, err := openDatabase(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	go sweepExpired(ctx, db.KV(), log)
-	go sweepExpired(ctx, throttleCounters{db}, log)
+	// Clean-ups run on one instance at a time (an advisory lock on
+	// PostgreSQL; SQLite has one instance).
+	go db.every(ctx, lockSweepSessions, 10*time.Minute, log, "sweep sessions", func(ctx context.Context) { sweepExpired(ctx, db.KV, log) })
+	go db.every(ctx, lockSweepThrottles, 10*time.Minute, log, "sweep throttles", func(ctx context.Context) { sweepExpired(ctx, throttleCounters{db}, log) })
 	monitor := health.NewMonitor(ctx, db, log)
 	go monitor.Run(ctx, 10*time.Second)
 
@@ -79,7 +81,16 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 			Service: cat, BaseURL: cfg.CatalogURL, Interval: cfg.CatalogSyncInterval,
 			Client: &http.Client{Timeout: 15 * time.Second}, Retries: 3, Backoff: 2 * time.Second, Log: log,
 		}
-		go syncer.Run(ctx)
+		if db.Shared {
+			// Once per interval across every instance, not once per instance.
+			go db.periodic(ctx, lockCatalogSync, cfg.CatalogSyncInterval, log, "catalog sync", func(ctx context.Context) {
+				if err := syncer.SyncOnce(ctx); err != nil && ctx.Err() == nil {
+					log.Error("catalogue sync failed; still serving the last catalogue", "err", err)
+				}
+			})
+		} else {
+			go syncer.Run(ctx)
+		}
 	} else if err := cat.LoadBuiltin(ctx); err != nil {
 		return err
 	}
@@ -88,7 +99,13 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	go cat.Warm(ctx)
 	// An import by the `catalog import` command (or, with a shared database,
 	// another instance) reaches this process's memory within a second.
-	go cat.Watch(ctx, time.Second)
+	// Instances sharing PostgreSQL look four times a second (one
+	// single-row read), so all of them serve a change within a second.
+	watch := time.Second
+	if db.Shared {
+		watch = 250 * time.Millisecond
+	}
+	go cat.Watch(ctx, watch)
 	if cfg.Demo {
 		if err := printDemo(ctx, db); err != nil {
 			return err
@@ -117,13 +134,21 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
+	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
 	checkoutSvc := &checkout.Service{
-		Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db},
+		Orders: db, Carts: db, Gateway: gateway,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
 	}
 	// Pending orders left by a crash are resolved at start, then
 	// periodically: completed if the gateway charged them, released if not.
-	go checkoutSvc.Sweep(ctx, checkoutSvc.SweepInterval())
+	// With several instances, one at a time sweeps.
+	go db.every(ctx, lockRecovery, checkoutSvc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
+		if c, r, err := checkoutSvc.Recover(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("recovery sweep", "err", err)
+		} else if c+r > 0 {
+			log.Info("recovery sweep", "completed", c, "released", r)
+		}
+	})
 
 	app := handlers.New(handlers.Deps{
 		Config:   cfg,
@@ -132,13 +157,13 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Health:   monitor,
 		Contact:  db,
 		Users:    db,
-		Storage:  db.KV(),
+		Storage:  db.KV,
 		Throttle: throttle,
 		Auth: &auth.Service{
-			Users: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
+			Users: db, Carts: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
-		Sessions:  auth.NewSessions(db.KV(), cfg.Secure(), db, time.Now, log),
+		Sessions:  auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
 		Google:    google,
 		Catalog:   cat,
 		Carts:     db,
@@ -146,6 +171,12 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Orders:    db,
 		Images:    db,
 		Checkout:  checkoutSvc,
+		Stock:     db,
+		Admin: handlers.AdminDeps{
+			Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
+			Service: &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway,
+				BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log},
+		},
 	})
 
 	addr := fmt.Sprintf(":%d", cfg.Port)
@@ -155,7 +186,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- app.Listener(netlimit.Wrap(ln, log)) }()
-	log.Info("listening", "addr", addr, "base_url", cfg.BaseURL.String(), "dev", cfg.Dev)
+	log.Info("listening", "addr", addr, "base_url", cfg.BaseURL.String(), "dev", cfg.Dev, "database", describe(cfg))
 
 	select {
 	case err := <-errc:
@@ -181,8 +212,10 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 // command runs a sub-command such as "catalog import FILE.json".
 func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []string) error {
 	switch {
+	case len(args) >= 2 && args[0] == "db" && args[1] == "copy":
+		return dbCopyCommand(ctx, args[2:], os.Stdout)
 	case len(args) == 3 && args[0] == "catalog" && args[1] == "import":
-		db, err := sqlite.Open(ctx, cfg.SQLitePath())
+		db, err := openDatabase(ctx, cfg)
 		if err != nil {
 			return err
 		}
@@ -194,8 +227,15 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 		fmt.Printf("imported %d products (%d skipped, %d images failed) from %s\n",
 			len(parsed.Products), parsed.Skipped, parsed.Images.Failed+parsed.Images.Kept, args[2])
 		return nil
+	case len(args) >= 2 && args[0] == "staff":
+		db, err := openDatabase(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return staffCommand(ctx, db, args[1:], os.Stdout)
 	case len(args) == 1 && args[0] == "demo":
-		db, err := sqlite.Open(ctx, cfg.SQLitePath())
+		db, err := openDatabase(ctx, cfg)
 		if err != nil {
 			return err
 		}
@@ -205,12 +245,12 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 		}
 		return printDemo(ctx, db)
 	default:
-		return fmt.Errorf("unknown command %q; commands: catalog import FILE.json, demo", strings.Join(args, " "))
+		return fmt.Errorf("unknown command %q; commands: catalog import FILE.json, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL", strings.Join(args, " "))
 	}
 }
 
 // printDemo creates (or refreshes) the demo account and prints how to sign in.
-func printDemo(ctx context.Context, db *sqlite.DB) error {
+func printDemo(ctx context.Context, db database) error {
 	acct, err := demo.Seed(ctx, db, time.Now())
 	if err != nil {
 		return err
@@ -239,27 +279,17 @@ type expirer interface {
 	DeleteExpired(ctx context.Context) (int64, error)
 }
 
-// sweepExpired deletes expired sessions and rate-limit counters every few
-// minutes.
+// sweepExpired deletes expired sessions or rate-limit counters once.
 func sweepExpired(ctx context.Context, s expirer, log *slog.Logger) {
-	t := time.NewTicker(10 * time.Minute)
-	defer t.Stop()
-	for {
-		if n, err := s.DeleteExpired(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("sweep expired", "err", err)
-		} else if n > 0 {
-			log.Debug("swept expired entries", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	if n, err := s.DeleteExpired(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("sweep expired", "err", err)
+	} else if n > 0 {
+		log.Debug("swept expired entries", "count", n)
 	}
 }
 
 // throttleCounters sweeps the throttles' ended windows.
-type throttleCounters struct{ db *sqlite.DB }
+type throttleCounters struct{ db database }
 
 func (t throttleCounters) DeleteExpired(ctx context.Context) (int64, error) {
 	return t.db.DeleteExpiredThrottles(ctx)
@@ -267,8 +297,10 @@ func (t throttleCounters) DeleteExpired(ctx context.Context) (int64, error) {
 
 // newCatalog is the catalogue service with its image fetcher; progress,
 // when set, is told how fetching an import's images goes.
-func newCatalog(cfg *config.Config, db *sqlite.DB, log *slog.Logger, progress func(done, total, failed int)) *catalog.Service {
+func newCatalog(cfg *config.Config, db database, log *slog.Logger, progress func(done, total, failed int)) *catalog.Service {
 	cat := catalog.NewService(db, log)
+	cat.DefaultStock = cfg.ImportDefaultStock
+	cat.Stock = db
 	cat.Images = &images.Service{
 		Store: db, Fetcher: images.NewFetcher(cfg.ImageFetchAllowPrivate, images.DefaultTimeout),
 		Log: log, Progress: progress,

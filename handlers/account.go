@@ -161,24 +161,14 @@ func (a *App) signIn(c *fiber.Ctx, u *shop.User) error {
 	return a.Sessions.SignIn(c, u)
 }
 
-// keepCart hands what this session owned to u before the session is
-// rotated: a guest's cart (and, later, orders), or a visitor's anonymous
-// cart, merge into u's.
+// keepCart hands what this session owned to u (auth.Service.KeepCart).
 func (a *App) keepCart(c *fiber.Ctx, u *shop.User) error {
+	var owner string
 	cur := auth.User(c)
-	switch {
-	case cur != nil && cur.IsGuest && cur.ID != u.ID:
-		if err := a.Users.HandOver(c.UserContext(), cur.ID, u.ID); err != nil {
-			return fmt.Errorf("hand over guest: %w", err)
-		}
-	case cur == nil:
-		if owner := a.cartOwner(c); owner != "" {
-			if err := a.Carts.MergeCart(c.UserContext(), owner, u.ID); err != nil {
-				return fmt.Errorf("keep cart: %w", err)
-			}
-		}
+	if cur == nil {
+		owner = a.cartOwner(c)
 	}
-	return nil
+	return a.Auth.KeepCart(c.UserContext(), cur, owner, u)
 }
 
 func (a *App) registerPage(c *fiber.Ctx) error {

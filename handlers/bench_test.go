@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/valyala/fasthttp"
@@ -42,6 +43,28 @@ func BenchmarkPages(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkUncachedListing is a crawler's walk through filter URLs: every
+// request is a new URL, so the page cache never answers and each page is
+// rendered and compressed.
+func BenchmarkUncachedListing(b *testing.B) {
+	app := newTestApp(b)
+	handler := app.app.Handler()
+	var ctx fasthttp.RequestCtx
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ctx.ResetUserValues()
+		ctx.Request.Reset()
+		ctx.Response.Reset()
+		ctx.Request.SetRequestURI("/products?maxPrice=" + strconv.Itoa(1000+i))
+		ctx.Request.Header.SetMethod(fasthttp.MethodGet)
+		ctx.Request.Header.Set("Accept-Encoding", "gzip")
+		handler(&ctx)
+		if code := ctx.Response.StatusCode(); code != 200 {
+			b.Fatalf("status %d", code)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"net/url"
 	"strconv"
 	"strings"
@@ -48,7 +46,7 @@ func (a *App) ensureCartOwner(c *fiber.Ctx) (string, error) {
 	if owner := a.cartOwner(c); owner != "" {
 		return owner, nil
 	}
-	key := randomKey()
+	key := shop.RandomToken(32)
 	if err := a.Sessions.Set(c, sessionCartKey, key); err != nil {
 		return "", err
 	}
@@ -119,10 +117,15 @@ func (a *App) cartAdd(c *fiber.Ctx) error {
 	}
 	// The price is never read from the form: the cart joins the catalogue.
 	id := formValue(c, "product_id")
-	if _, err := a.Catalog.Product(c.UserContext(), id); err != nil {
+	p, err := a.Catalog.Product(c.UserContext(), id)
+	if err != nil {
 		if shop.ErrorCode(err) == shop.ENOTFOUND {
-			err = shop.Errorf(shop.ENOTFOUND, "That product is no longer available.")
+			err = shop.Errorf(shop.ENOTFOUND, shop.MsgUnknownProduct)
 		}
+		return a.cartResult(c, "", err, "")
+	}
+	// Refused before a session is made for it: a sold-out item adds nothing.
+	if err := a.checkStock(c, a.cartOwner(c), p, qty, 0); err != nil {
 		return a.cartResult(c, "", err, "")
 	}
 	owner, err := a.ensureCartOwner(c)
@@ -137,7 +140,7 @@ func (a *App) cartSet(c *fiber.Ctx) error {
 	qty, ok := parseQuantity(formValue(c, "quantity"), -1)
 	switch {
 	case owner == "":
-		return a.cartResult(c, owner, shop.Errorf(shop.ENOTFOUND, "That item is not in your cart."), "")
+		return a.cartResult(c, owner, shop.Errorf(shop.ENOTFOUND, shop.MsgNotInCart), "")
 	case !ok || qty == -1 && formValue(c, "quantity") == "":
 		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
 	case qty > shop.MaxCartQuantity:
@@ -146,6 +149,10 @@ func (a *App) cartSet(c *fiber.Ctx) error {
 	msg := MsgCartUpdated
 	if qty <= 0 {
 		msg = MsgRemoved
+	} else if p, err := a.Catalog.Product(c.UserContext(), c.Params("id")); err == nil {
+		if err := a.checkStock(c, owner, p, 0, qty); err != nil {
+			return a.cartResult(c, owner, err, "")
+		}
 	}
 	return a.cartResult(c, owner, a.Carts.SetCartQuantity(c.UserContext(), owner, c.Params("id"), qty), msg)
 }
@@ -260,10 +267,35 @@ func (a *App) wishlistPage(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, pages.Wishlist(f, p))
 }
 
-func randomKey() string {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
+// checkStock refuses a cart change that would ask for more of p than the
+// shop holds, read live from the store (issue 17): adding add to the
+// quantity in the cart, or setting it to set. Stock is only taken when an
+// order is placed, so this is advice the claim enforces.
+func (a *App) checkStock(c *fiber.Ctx, owner string, p *shop.Product, add, set int) error {
+	if a.Stock == nil {
+		return nil
 	}
-	return base64.RawURLEncoding.EncodeToString(b)
+	n, err := a.Stock.Stock(c.UserContext(), p.ID)
+	if err != nil {
+		return err
+	}
+	want := set
+	if add > 0 {
+		want = add
+		if owner != "" {
+			cart, err := a.Carts.Cart(c.UserContext(), owner)
+			if err != nil {
+				return err
+			}
+			for _, l := range cart.Lines {
+				if l.Product.ID == p.ID {
+					want += l.Quantity
+				}
+			}
+		}
+	}
+	if want > n {
+		return shop.StockError(p.Title, n)
+	}
+	return nil
 }

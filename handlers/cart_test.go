@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 // addToCart posts a card's Add to Cart form from page.
@@ -299,4 +301,12 @@ func userID(t *testing.T, app *testApp, email string) string {
 		t.Fatal(err)
 	}
 	return u.ID
+}
+
+// The quantity message states the cap the store enforces (one constant:
+// shop.MaxCartQuantity).
+func TestMsgBadQuantity_StatesTheCap(t *testing.T) {
+	if want := fmt.Sprintf("from 1 to %d", shop.MaxCartQuantity); !strings.Contains(handlers.MsgBadQuantity, want) {
+		t.Errorf("got %q, want it to say %q", handlers.MsgBadQuantity, want)
+	}
 }

@@ -21,7 +21,7 @@ import (
 // Texts of the catalogue's error states (spec §8).
 const (
 	MsgProductsFailed = "Failed to load products. Please try again later."
-	MsgProductFailed  = "Failed to load product details. Please try again later."
+	MsgProductFailed  = shop.MsgProductNotFound
 	featuredOnLanding = 8
 )
 
@@ -267,6 +267,12 @@ func (a *App) product(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
+	if a.Stock != nil {
+		// The product page shows the stock as it is now (issue 17).
+		if n, err := a.Stock.Stock(c.UserContext(), p.ID); err == nil {
+			p.Stock = n
+		}
+	}
 	fr := a.islandFrame(c, p.Title)
 	card := a.cards(c, []shop.Product{*p}, 1)[0]
 	set, _ := a.Assets.Current()
@@ -299,7 +305,7 @@ func productJSONLD(p shop.Product, canonical, image string) map[string]any {
 		},
 		"offers": map[string]any{
 			"@type": "Offer", "priceCurrency": "USD", "price": fmt.Sprintf("%d.%02d", p.Price/100, p.Price%100),
-			"availability": "https://schema.org/InStock", "url": canonical,
+			"availability": availability(p), "url": canonical,
 		},
 	}
 }
@@ -346,4 +352,15 @@ func (a *App) robots(c *fiber.Ctx) error {
 
 func query(c *fiber.Ctx) func(string) string {
 	return func(k string) string { return c.Query(k) }
+}
+
+// availability is the product's stock as schema.org names it.
+func availability(p shop.Product) string {
+	switch {
+	case !p.InStock():
+		return "https://schema.org/OutOfStock"
+	case p.Stock <= shop.OnlyFewLeft:
+		return "https://schema.org/LimitedAvailability"
+	}
+	return "https://schema.org/InStock"
 }

@@ -223,8 +223,7 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart),
 			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved})
 	}
-	number := strings.NewReplacer(" ", "", "-", "").Replace(in.CardNumber)
-	if card.Token, err = a.Checkout.Gateway.Tokenize(c.UserContext(), number, card); err != nil {
+	if card.Token, err = a.Checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
 		return err
 	}
 	st.Card = &keptCard{Brand: card.Brand, Last4: card.Last4, ExpMonth: card.ExpMonth, ExpYear: card.ExpYear, Token: card.Token, Save: card.Save}

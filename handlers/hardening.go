@@ -1,12 +1,12 @@
 package handlers
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"net/netip"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 // permissionsPolicy turns off every powerful browser feature the shop does
@@ -67,9 +67,7 @@ func safeRequestID(id string) bool {
 func requestIDs(c *fiber.Ctx) error {
 	id := c.Get(fiber.HeaderXRequestID)
 	if !safeRequestID(id) {
-		b := make([]byte, 16)
-		_, _ = rand.Read(b)
-		id = hex.EncodeToString(b)
+		id = shop.RandomHex(16)
 	}
 	c.Set(fiber.HeaderXRequestID, id)
 	c.Locals("requestid", id)

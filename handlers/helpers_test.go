@@ -20,6 +20,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
@@ -33,7 +34,7 @@ import (
 // testAssets stands in for the built assets, so handler tests do not depend
 // on whether esbuild has run.
 var testAssets = fstest.MapFS{
-	"css/app.css":                  {Data: []byte("body{background:#000}" + strings.Repeat(" .x{color:red}", 200))},
+	"css/app.css":                  {Data: []byte("body{background:#000}" + strings.Repeat(".x{color:red}", 200))}, // as minified
 	"img/favicon.svg":              {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
 	"img/products/placeholder.svg": {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
 	"img/categories/home.svg":      {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"><title>home</title></svg>`)},
@@ -118,18 +119,28 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
 	deps.Throttle = &shop.Throttle{Store: db, Now: clock.Now}
-	deps.Auth = &auth.Service{Users: db, Resets: db, Links: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
+	deps.Auth = &auth.Service{Users: db, Carts: db, Resets: db, Links: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
-	deps.Catalog = catalog.NewService(db, log)
+	cat := catalog.NewService(db, log)
+	if deps.Catalog == nil { // an option may have set a fake
+		deps.Catalog = cat
+	}
 	deps.Carts, deps.Wishlists, deps.Orders, deps.Images = db, db, db, db
-	deps.Checkout = &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db},
+	co := &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db},
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
-	if err := deps.Catalog.LoadBuiltin(context.Background()); err != nil {
+	deps.Checkout = co
+	deps.Stock = db
+	cat.Stock = db
+	outbox := &mail.Outbox{Store: db, Log: log}
+	deps.Admin = handlers.AdminDeps{Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
+		Catalog: cat, Service: &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: &checkout.SimulatedGateway{Charges: db},
+			BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}}
+	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, catalog: deps.Catalog, cfg: cfg, clock: clock, checkout: deps.Checkout}
+	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

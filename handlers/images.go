@@ -135,7 +135,7 @@ func (a *App) serveImage(c *fiber.Ctx) error {
 	}
 	data, hash, err := a.Images.ProductImage(c.UserContext(), id, width, ext)
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
-		p, perr := a.Catalog.Store.Product(c.UserContext(), id)
+		p, perr := a.Catalog.StoredProduct(c.UserContext(), id)
 		if shop.ErrorCode(perr) == shop.ENOTFOUND {
 			return fiber.ErrNotFound
 		} else if perr != nil {

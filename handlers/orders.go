@@ -106,10 +106,13 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 	// Back to Orders returns to the list as the shopper left it (filter,
 	// sort, page: the list's links carry it in "from").
 	back, backLabel := ordersListPath(c.Query("from")), "Back to Orders"
-	u := auth.User(c)
-	if u == nil || u.ID != o.UserID {
+	var userID string
+	if u := auth.User(c); u != nil {
+		userID = u.ID
+	}
+	if !o.OwnedBy(userID) {
 		v, _ := a.Sessions.Get(c, sessionLookup)
-		if id, _ := v.(string); id != o.ID {
+		if lookedUp, _ := v.(string); !o.VisibleTo(userID, lookedUp) {
 			return fiber.ErrNotFound
 		}
 		// A visitor who looked the order up has no order list: /orders
@@ -118,6 +121,9 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 	}
 	set, _ := a.Assets.Current()
 	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel}
+	if err := a.orderTimeline(c, &p); err != nil {
+		return err
+	}
 	for _, l := range o.Lines {
 		p.Images = append(p.Images, orderLineImage(set, l))
 	}
@@ -143,7 +149,7 @@ func (a *App) lookupSubmit(c *fiber.Ctx) error {
 	if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
 		return err
 	}
-	if o == nil || o.Status == shop.StatusPending || o.Email == "" || o.Email != shop.NormalizeEmail(p.Email) {
+	if o == nil || !o.MatchesLookup(p.Email) {
 		p.Error = MsgLookupFailed
 		return render(c, fiber.StatusUnprocessableEntity, pages.OrderLookup(a.frame(c, "Find your order"), p))
 	}

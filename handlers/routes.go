@@ -36,19 +36,20 @@ type Deps struct {
 	Health  HealthChecker
 	Contact shop.ContactStore
 	Users   shop.UserStore
-	// Auth holds the account rules, Sessions the server-side sessions.
-	Auth     *auth.Service
-	Sessions *auth.Sessions
+	// Auth holds the account rules, Sessions the server-side sessions
+	// (package auth's Service and Sessions).
+	Auth     Accounts
+	Sessions Sessions
 	// Google is nil when Google sign-in is not configured.
 	Google *auth.Google
-	// Catalog answers catalogue queries.
-	Catalog   *catalog.Service
+	// Catalog answers catalogue queries (package catalog).
+	Catalog   Catalog
 	Carts     shop.CartStore
 	Wishlists shop.WishlistStore
 	Orders    shop.OrderStore
 	// Images serves the stored variants of imported product photos.
 	Images   shop.ImageStore
-	Checkout *checkout.Service
+	Checkout Checkout
 	// Storage keeps sessions and rate-limit counters server-side.
 	Storage fiber.Storage
 	// Throttle counts attempts for the limits of package shop (contact
@@ -56,7 +57,68 @@ type Deps struct {
 	Throttle *shop.Throttle
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// Stock answers live stock (issue 17); nil: no stock checks.
+	Stock shop.StockStore
+	// Admin is the back office (admin.go); zero: none.
+	Admin AdminDeps
 }
+
+// Catalog is what the pages need of the catalogue; package catalog's
+// Service is it, tests may use a fake.
+type Catalog interface {
+	List(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error)
+	Suggest(ctx context.Context, q string) (string, error)
+	Product(ctx context.Context, id string) (*shop.Product, error)
+	StoredProduct(ctx context.Context, id string) (*shop.Product, error)
+	Categories(ctx context.Context) ([]string, error)
+	Featured(ctx context.Context, limit int) ([]shop.Product, error)
+	ProductIDs(ctx context.Context) ([]string, error)
+	// Version is the catalogue version served, which keys the page cache.
+	Version() int64
+}
+
+// Checkout is what the checkout pages need of package checkout's Service.
+type Checkout interface {
+	Tokenize(ctx context.Context, number string, c checkout.Card) (string, error)
+	ReviewKey(ctx context.Context, owner string, cart shop.Cart) (string, error)
+	Place(ctx context.Context, in checkout.PlaceInput) (checkout.Result, error)
+	Status(ctx context.Context, userID, key, token string) (checkout.Result, error)
+}
+
+// Accounts is what the account pages need of package auth's Service: the
+// rules for registering, signing in and recovering an account.
+type Accounts interface {
+	Register(ctx context.Context, in auth.RegisterInput) (*shop.User, shop.FieldErrors, error)
+	SignIn(ctx context.Context, email, password, addr string) (*shop.User, error)
+	SignInWithGoogle(ctx context.Context, id auth.GoogleIdentity) (*shop.User, error)
+	RequestSignInLink(ctx context.Context, email, addr string) error
+	SignInWithLink(ctx context.Context, token, addr string) (*shop.User, error)
+	NewGuest(ctx context.Context) (*shop.User, error)
+	KeepCart(ctx context.Context, cur *shop.User, cartOwner string, to *shop.User) error
+	ChangePassword(ctx context.Context, u *shop.User, current, password, confirm string) (int64, shop.FieldErrors, error)
+	RequestPasswordReset(ctx context.Context, email, addr string) error
+	ResetLinkUsable(ctx context.Context, token string) (bool, error)
+	ResetPassword(ctx context.Context, token, password, confirm string) (*shop.User, shop.FieldErrors, error)
+}
+
+// Sessions is what the handlers need of package auth's server-side
+// sessions: the middleware that loads one, and the values kept in it.
+type Sessions interface {
+	Middleware(c *fiber.Ctx) error
+	Get(c *fiber.Ctx, key string) (any, error)
+	Set(c *fiber.Ctx, key string, val any) error
+	Take(c *fiber.Ctx, key string) (any, error)
+	SignIn(c *fiber.Ctx, u *shop.User) error
+	SignOut(c *fiber.Ctx) error
+	KeepGeneration(c *fiber.Ctx, gen int64) error
+}
+
+var (
+	_ Catalog  = (*catalog.Service)(nil)
+	_ Checkout = (*checkout.Service)(nil)
+	_ Accounts = (*auth.Service)(nil)
+	_ Sessions = (*auth.Sessions)(nil)
+)
 
 // HealthChecker tells /healthz whether the shop can serve (package health).
 type HealthChecker interface {
@@ -101,28 +163,27 @@ func New(d Deps) *fiber.App {
 		// 503 and closed, so a flood cannot use up the descriptors.
 		Concurrency: d.Config.MaxConns,
 	})
+	a.middleware(app)
+	a.catalogRoutes(app)
+	a.accountRoutes(app)
+	a.shoppingRoutes(app)
+	a.adminRoutes(app) // issue 17: the back office (admin.go)
+	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+	return app
+}
 
-	// Middleware, in the order a request meets it.
+// middleware installs the middleware, in the order a request meets it, up
+// to the routes: static files, photos and /healthz are served before
+// sessions and the cross-site guard.
+func (a *App) middleware(app *fiber.App) {
+	d := a.Deps
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: a.logPanic}))
 	app.Use(requestIDs) // issue 12: a client's id only when short and safe
 	app.Use(a.accessLog)
-	policy := csp
-	if !d.Config.Dev {
-		// The stylesheet goes inline: a first paint from the HTML response
-		// alone (one round trip less on a phone's network), allowed by its
-		// hash rather than by 'unsafe-inline'.
-		if css, err := inlineStylesheet(d.Assets); err != nil {
-			d.Log.Warn("stylesheet not inlined", "err", err)
-		} else {
-			a.inlineCSS = css
-			sum := sha256.Sum256([]byte(css))
-			policy = strings.Replace(policy, "style-src 'self'", "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
-		}
-	}
 	app.Use(helmet.New(helmet.Config{
 		// Imported photos are served from our own /img/, so img-src stays
 		// 'self' in every mode.
-		ContentSecurityPolicy: policy,
+		ContentSecurityPolicy: a.inlineStyles(),
 		// same-origin keeps the Referer (our "back" links use it) on our own
 		// pages and hides it from other sites.
 		ReferrerPolicy:            "same-origin",
@@ -147,6 +208,15 @@ func New(d Deps) *fiber.App {
 				return strings.HasPrefix(c.Path(), static.Prefix) || strings.HasPrefix(c.Path(), imagePrefix)
 			},
 		}))
+		// Inside the compressor: pages that carry the stylesheet are
+		// gzipped here without compressing it again (gzipcss.go).
+		if a.inlineCSS != "" {
+			if g, err := newCSSGzip(a.inlineCSS); err != nil {
+				d.Log.Warn("stylesheet not precompressed", "err", err)
+			} else {
+				app.Use(g.middleware)
+			}
+		}
 	}
 	// issue 12: personal pages are never cached (inside the page cache, so
 	// it sees the header and does not keep them either).
@@ -166,8 +236,34 @@ func New(d Deps) *fiber.App {
 		panic(fmt.Sprintf("BASE_URL as a trusted origin: %v", err))
 	}
 	app.Use(guard)
+}
 
-	// Routes.
+// inlineStyles inlines the stylesheet (not in development, where the file
+// changes under the server) and returns the content security policy that
+// allows it: a first paint from the HTML response alone (one round trip
+// less on a phone's network), allowed by its hash rather than by
+// 'unsafe-inline'.
+func (a *App) inlineStyles() string {
+	if a.Config.Dev {
+		return csp
+	}
+	css, err := inlineStylesheet(a.Assets)
+	if err != nil {
+		a.Log.Warn("stylesheet not inlined", "err", err)
+		return csp
+	}
+	a.inlineCSS = css
+	sum := sha256.Sum256([]byte(css))
+	return strings.Replace(csp, "style-src 'self'", "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
+}
+
+// perIP limits a route to max requests a minute from one client address.
+func (a *App) perIP(name string, max int) fiber.Handler {
+	return a.limit(name, max, false, a.tooManyRequests, a.clientIP)
+}
+
+// catalogRoutes are the catalogue's and the help pages.
+func (a *App) catalogRoutes(app *fiber.App) {
 	app.Get("/", a.home)
 	app.Get("/search", a.search)
 	app.Get("/products", a.products)
@@ -178,13 +274,14 @@ func New(d Deps) *fiber.App {
 	app.Get("/faq", a.faq)
 	app.Get("/shipping", a.shipping)
 	app.Get("/returns", a.returns)
+}
 
-	// Accounts. Sign-in failures and e-mail requests are throttled by the
-	// account service (per address, per account at an address, per
-	// account), the contact form by shop.ContactDesk.
-	perIP := func(name string, max int) fiber.Handler {
-		return a.limit(name, max, false, a.tooManyRequests, a.clientIP)
-	}
+// accountRoutes are signing in and out, registering, password resets and
+// the account pages. Sign-in failures and e-mail requests are throttled by
+// the account service (per address, per account at an address, per
+// account), the contact form by shop.ContactDesk.
+func (a *App) accountRoutes(app *fiber.App) {
+	perIP := a.perIP
 	app.Get("/login", a.loginPage)
 	app.Post("/login", a.loginSubmit)
 	app.Post("/login/link", a.signInLinkRequest)
@@ -201,6 +298,21 @@ func New(d Deps) *fiber.App {
 	app.Get("/reset-password", a.resetPage)
 	app.Post("/reset-password", perIP("reset", 10), a.resetSubmit)
 
+	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
+	// a Group without a prefix would guard every later route too.)
+	app.Get("/profile", auth.RequireAccount, a.profilePage)
+	app.Post("/profile", auth.RequireAccount, a.profileSubmit)
+	app.Get("/profile/setup", auth.RequireAccount, a.setupPage)
+	app.Post("/profile/setup", auth.RequireAccount, a.setupSubmit)
+	app.Get("/settings", auth.RequireAccount, a.settingsPage)
+	app.Post("/settings/password", auth.RequireAccount, perIP("password", 10), a.changePassword)
+	app.Post("/settings/sessions", auth.RequireAccount, a.signOutOthers)
+	app.Post("/settings/delete", auth.RequireAccount, a.deleteAccount)
+}
+
+// shoppingRoutes are the cart, the wishlist, checkout and orders.
+func (a *App) shoppingRoutes(app *fiber.App) {
+	perIP := a.perIP
 	// Cart and wishlist.
 	app.Get("/cart", a.cartPage)
 	app.Post("/cart/items", a.cartAdd)
@@ -226,20 +338,7 @@ func New(d Deps) *fiber.App {
 	app.Get("/orders/lookup", a.lookupPage)
 	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
 	app.Get("/orders/:id", a.orderPage)
-
-	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
-	// a Group without a prefix would guard every later route too.)
-	app.Get("/profile", auth.RequireAccount, a.profilePage)
-	app.Post("/profile", auth.RequireAccount, a.profileSubmit)
-	app.Get("/profile/setup", auth.RequireAccount, a.setupPage)
-	app.Post("/profile/setup", auth.RequireAccount, a.setupSubmit)
-	app.Get("/settings", auth.RequireAccount, a.settingsPage)
-	app.Post("/settings/password", auth.RequireAccount, perIP("password", 10), a.changePassword)
-	app.Post("/settings/sessions", auth.RequireAccount, a.signOutOthers)
-	app.Post("/settings/delete", auth.RequireAccount, a.deleteAccount)
-
-	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
-	return app
+	app.Post("/orders/:id/cancel", a.cancelOrder) // issue 17: within the hour
 }
 
 // limit counts requests per key in a one-minute window, in our store so the

@@ -26,17 +26,21 @@ const islands = new Map<string, IslandLoader>([
   ["product-grid", () => import("./product-grid/ProductGrid")],
 ]);
 
+/**
+ * Islands that keep the server's markup and add to it: React renders into an element
+ * appended to theirs, so the server's elements stay as they were painted. The product grid
+ * is one: re-created, its cards' images would paint again, and the largest would count as
+ * a late Largest Contentful Paint.
+ */
+const adopting = (name: string) => name === "product-grid";
+
 let runtime: Promise<typeof import("./runtime")> | undefined;
 const loadRuntime = () => (runtime ??= import("./runtime"));
 
+/** The island's props: the element's data-props, a JSON object the server wrote (templ.JSONString). */
 function readProps(el: HTMLElement): IslandProps {
   const raw = el.dataset.props;
-  if (raw === undefined || raw.trim() === "") return {};
-  const props: unknown = JSON.parse(raw);
-  if (props === null || typeof props !== "object" || Array.isArray(props)) {
-    throw new TypeError(`data-props must be a JSON object, got: ${raw}`);
-  }
-  return props as IslandProps;
+  return raw ? (JSON.parse(raw) as IslandProps) : {};
 }
 
 /**
@@ -45,18 +49,28 @@ function readProps(el: HTMLElement): IslandProps {
  */
 async function mount(el: HTMLElement, name: string, load: IslandLoader, serverHtml: string): Promise<void> {
   const props = readProps(el);
-  const [{ default: Island }, { createRoot, createElement }] = await Promise.all([load(), loadRuntime()]);
-  const root = createRoot(el, {
+  const [{ default: Island }, { createRoot, createElement, useEffect }] = await Promise.all([load(), loadRuntime()]);
+  let committed!: () => void;
+  const done = new Promise<void>((resolve) => (committed = resolve));
+  // Resolves once React has committed the island (its handlers are attached), or it crashed.
+  const Committed = ({ children }: { children: ReturnType<typeof createElement> }) => {
+    useEffect(committed, []);
+    return children;
+  };
+  const target = adopting(name) ? el.appendChild(document.createElement("div")) : el;
+  const root = createRoot(target, {
     onUncaughtError(error) {
-      console.error(`[islands] "${name}" crashed while rendering; restoring server markup`, error, el);
+      console.error(`[islands] ${name} crashed; server markup restored`, error, el);
+      committed();
       setTimeout(() => {
         root.unmount();
-        el.innerHTML = serverHtml;
+        el.innerHTML = serverHtml; // (for an adopting island: its element and any change it made go too)
         mountIslands(el); // the islands nested in the restored markup still work on their own
       });
     },
   });
-  root.render(createElement(Island, { ...props, serverHtml, mountEl: el }));
+  root.render(createElement(Committed, null, createElement(Island, { ...props, serverHtml, mountEl: el })));
+  return done;
 }
 
 /**
@@ -64,7 +78,8 @@ async function mount(el: HTMLElement, name: string, load: IslandLoader, serverHt
  * itself). An element inside another island that is also inside `container` is skipped: the
  * outer island renders its HTML first and then asks for it with `islands:mount`.
  */
-function mountIslands(container: Container): void {
+function mountIslands(container: Container): Promise<void>[] {
+  const mounted: Promise<void>[] = [];
   container.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     if (el.dataset.islandMounted) return;
     const outer = el.parentElement?.closest("[data-island]");
@@ -74,16 +89,19 @@ function mountIslands(container: Container): void {
     const name = el.dataset.island ?? "";
     const load = islands.get(name);
     if (!load) {
-      console.warn(`[islands] unknown island "${name}" ignored`, el);
+      console.warn(`[islands] unknown island ${name}`, el);
       mountIslands(el);
       return;
     }
     // Each island mounts on its own; a failure is logged and never stops the others.
-    mount(el, name, load, serverHtml).catch((error: unknown) => {
-      console.error(`[islands] failed to mount "${name}"`, error, el);
-      mountIslands(el); // the server markup is still there, with its nested islands
-    });
+    mounted.push(
+      mount(el, name, load, serverHtml).catch((error: unknown) => {
+        console.error(`[islands] ${name} failed to mount`, error, el);
+        mountIslands(el); // the server markup is still there, with its nested islands
+      }),
+    );
   });
+  return mounted;
 }
 
 // Add to Cart without a reload and Place Order's "Processing...": not islands, plain DOM code
@@ -96,12 +114,26 @@ const loadForms = () =>
     formsReady = true;
   });
 
-function start(container: Container): void {
-  mountIslands(container);
-  hideChangeButtons(container);
-  if (container.querySelector(`${CART_FORMS}, form[data-place-order]`)) {
-    loadForms().catch((error: unknown) => console.error("[islands] failed to load enhance/forms", error));
-  }
+function start(container: Container): Promise<unknown> {
+  const pending: Promise<unknown>[] = mountIslands(container);
+  const enhance = (selector: string, load: () => Promise<unknown>) => {
+    if (container.querySelector(selector)) pending.push(load().catch((error: unknown) => console.error("[islands]", error)));
+  };
+  enhance(`${CART_FORMS}, form[data-place-order]`, loadForms);
+  enhance("form[data-autosubmit]", () => import("./enhance/autosubmit"));
+  return Promise.allSettled(pending);
+}
+
+/**
+ * Starts the page's islands and marks <html data-islands="ready"> once each has mounted (or
+ * failed to). Until then the server's forms do the work, so a shopper who is quicker than
+ * the scripts loses nothing; the marker tells tests (and anyone curious) that the page is
+ * now enhanced.
+ */
+function startPage(): void {
+  start(document).then(() => {
+    document.documentElement.dataset.islands = "ready";
+  });
 }
 
 // Add to Cart pressed before enhance/forms.ts is there: wait for it, then submit again
@@ -124,47 +156,37 @@ document.addEventListener("islands:mount", (event) => {
   }
 });
 
-// Forms apply on change: a <form data-autosubmit> submits itself when one of its selects
-// changes. Typed fields (the price range) never do: leaving Min for Max must not send the
-// form and lose what is typed in Max; Enter or Apply sends them. Without JavaScript the
-// submit button does it all.
-document.addEventListener("change", (event) => {
-  const field = event.target;
-  const form = field instanceof HTMLSelectElement ? field.form : null;
-  if (!form?.hasAttribute("data-autosubmit")) return;
-  if (typeof form.requestSubmit === "function") form.requestSubmit(); // validates, fires submit
-  else form.submit();
+// The cart badge island may mount after the cart has changed (its code was still loading
+// when Add to Cart answered): keep the latest count where the badge reads it when it mounts
+// (the badge checks that it is a count).
+document.addEventListener("cart:changed", (event) => {
+  document.documentElement.dataset.cartCount = String((event as CustomEvent<{ count?: unknown } | null>).detail?.count);
 });
 
 /**
- * A data-autosubmit form whose only fields are selects (a cart line's quantity, the orders'
- * status) applies every change by itself, so its submit button (Update, Filter) only
- * distracts: hide it. Forms with typed fields keep theirs.
+ * Runs fn once the page has painted for the first time (a tab opened in the background paints
+ * when it is shown; a second after load at the latest). The server's page is complete without the
+ * islands, and on a phone's slow CPU, evaluating React before that paint held the first paint
+ * back (Lighthouse's mobile FCP). A paint observer, not a timer: tests that pause the page's
+ * clock still get their islands.
  */
-function hideChangeButtons(container: Container): void {
-  container.querySelectorAll<HTMLFormElement>("form[data-autosubmit]").forEach((form) => {
-    const fields = Array.from(form.elements).filter(
-      (el) =>
-        el instanceof HTMLSelectElement ||
-        el instanceof HTMLTextAreaElement ||
-        (el instanceof HTMLInputElement && el.type !== "hidden"),
-    );
-    if (fields.length === 0 || !fields.every((el) => el instanceof HTMLSelectElement)) return;
-    form.querySelectorAll<HTMLButtonElement>('button[type="submit"], button:not([type])').forEach((b) => (b.hidden = true));
-  });
+function afterFirstPaint(fn: () => void): void {
+  let started = false;
+  const go = () => {
+    if (started) return;
+    started = true;
+    fn();
+  };
+  if (performance.getEntriesByType("paint").length > 0) return go();
+  // Browsers without paint entries (Safari before 14.1) ignore this observer; the fallback
+  // below starts them. A safety net, not the way in: a small page can finish loading before
+  // its first paint.
+  new PerformanceObserver(go).observe({ type: "paint" });
+  window.addEventListener("load", () => setTimeout(go, 1000), { once: true });
 }
 
-// The cart badge island may mount after the cart has changed (its code was still loading
-// when Add to Cart answered): keep the latest count where the badge reads it when it mounts.
-document.addEventListener("cart:changed", (event) => {
-  const count = (event as CustomEvent<{ count?: unknown } | null>).detail?.count;
-  if (typeof count === "number" && Number.isInteger(count) && count >= 0) {
-    document.documentElement.dataset.cartCount = String(count);
-  }
-});
-
 if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => start(document), { once: true });
+  document.addEventListener("DOMContentLoaded", () => afterFirstPaint(startPage), { once: true });
 } else {
-  start(document);
+  afterFirstPaint(startPage);
 }

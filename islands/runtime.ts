@@ -1,7 +1,7 @@
 // React runtime for the islands. entry.ts imports this lazily, so pages without any
 // [data-island] element download only the tiny entry script. React itself ends up in a
 // shared chunk that this module and the island modules import.
-export { createElement } from "react";
+export { createElement, useEffect } from "react";
 export { createRoot } from "react-dom/client";
 // Not used through this module: importing the JSX runtime here too puts it in that same
 // shared React chunk. Otherwise esbuild gives it a chunk of its own (imported by the islands

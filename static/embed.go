@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+	"github.com/tdewolff/minify/v2/css"
 )
 
 // Embedded is the production copy of the assets. dist/ always holds at least
@@ -64,6 +65,11 @@ func Load(fsys fs.FS) (*Set, error) {
 		if err != nil {
 			return fmt.Errorf("read asset %s: %w", name, err)
 		}
+		if path.Ext(name) == ".css" {
+			if body, err = minifyCSS(body); err != nil {
+				return fmt.Errorf("minify %s: %w", name, err)
+			}
+		}
 		url := Prefix + name
 		if !strings.HasPrefix(name, "dist/") {
 			sum := sha256.Sum256(body)
@@ -96,6 +102,18 @@ func Load(fsys fs.FS) (*Set, error) {
 	}
 	s.entry = s.urls["dist/"+m.Entry]
 	return s, nil
+}
+
+// minifyCSS drops the stylesheet's comments and spaces. It is put inline in
+// every anonymous page (a third of the page): minified, /products fits in a
+// phone's first round trip (TCP's initial window, about 14 KB), where the
+// commented source made it take two.
+func minifyCSS(src []byte) ([]byte, error) {
+	var out bytes.Buffer
+	if err := css.Minify(nil, &out, bytes.NewReader(src), nil); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // Compressed returns the body encoded as "br" or "gzip" (whichever the client

@@ -78,3 +78,26 @@ func TestAsset_Compressed(t *testing.T) {
 		t.Error("compressed an image")
 	}
 }
+
+// The stylesheet goes inline in every anonymous page, so it is served
+// without its comments and indentation; what it says stays.
+func TestLoad_MinifiesTheStylesheet(t *testing.T) {
+	src := "/* The shop's colours. */\nbody {\n  color: #eeeeee;\n  background: #0b0b10;\n}\n\n.card > a:hover { text-decoration: underline; }\n"
+	set, err := static.Load(fstest.MapFS{"css/app.css": {Data: []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asset, ok := set.Lookup(set.URL("css/app.css"))
+	if !ok {
+		t.Fatal("no stylesheet")
+	}
+	got := string(asset.Body)
+	if strings.Contains(got, "colours") || strings.Contains(got, "\n") || len(got) >= len(src)*2/3 {
+		t.Errorf("not minified: %q", got)
+	}
+	for _, want := range []string{"body{", "#0b0b10", ".card>a:hover{text-decoration:underline}"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("minified stylesheet %q lacks %q", got, want)
+		}
+	}
+}

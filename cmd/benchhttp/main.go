@@ -79,6 +79,10 @@ type result struct {
 	p50, p99 time.Duration
 	rssKB    int64
 	errors   int64
+	// cpu is the server's CPU time (user + system) per request: on a
+	// shared, noisy machine it moves less than req/s does, since it does
+	// not count the time the server waited for a core.
+	cpu time.Duration
 }
 
 func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
@@ -93,7 +97,7 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 		return err
 	}
 	fmt.Printf("load: %s, %d connections, %s per row, Accept-Encoding: gzip\n\n", gen, conns, dur)
-	fmt.Printf("%-44s %10s %8s %9s %9s %8s\n", "row", "req/s", "ratio", "p50", "p99", "RSS")
+	fmt.Printf("%-44s %10s %8s %9s %9s %8s %9s %9s\n", "row", "req/s", "ratio", "p50", "p99", "RSS", "CPU/req", "CPU ratio")
 
 	// The reference.
 	helloAddr, err := freeAddr()
@@ -109,7 +113,7 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 	if err != nil {
 		return fmt.Errorf("hello-world: %w", err)
 	}
-	printRow("fiber hello-world /", base, base.rps)
+	printRow("fiber hello-world /", base, base)
 
 	// The shop, on a fresh database with its built-in catalogue.
 	addr, err := freeAddr()
@@ -152,18 +156,25 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
-		printRow(r.name, res, base.rps)
+		printRow(r.name, res, base)
 	}
 	return nil
 }
 
-func printRow(name string, r result, base float64) {
+// printRow prints a row with its ratios to hello-world: throughput, and
+// hello-world's CPU per request over the row's.
+func printRow(name string, r result, base result) {
 	errs := ""
 	if r.errors > 0 {
 		errs = fmt.Sprintf("  (%d errors)", r.errors)
 	}
-	fmt.Printf("%-44s %10.0f %7.1f%% %9s %9s %6.0fMB%s\n", name, r.rps, 100*r.rps/base,
-		r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(r.rssKB)/1024, errs)
+	cpuRatio := 0.0
+	if r.cpu > 0 {
+		cpuRatio = 100 * float64(base.cpu) / float64(r.cpu)
+	}
+	fmt.Printf("%-44s %10.0f %7.1f%% %9s %9s %6.0fMB %9s %8.1f%%%s\n", name, r.rps, 100*r.rps/base.rps,
+		r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), float64(r.rssKB)/1024,
+		r.cpu.Round(100*time.Nanosecond), cpuRatio, errs)
 }
 
 func freeAddr() (string, error) {
@@ -252,12 +263,16 @@ func signedInWithCart(base string) (string, error) {
 func measure(gen, base string, r row, dur time.Duration, conns, pid int) (result, error) {
 	var res result
 	var err error
+	cpu0 := cpuTime(pid)
 	if gen == "wrk" {
 		res, err = measureWrk(base, r, dur, conns)
 	} else {
 		res, err = measureGo(base, r, dur, conns)
 	}
 	res.rssKB = rss(pid)
+	if n := res.rps * dur.Seconds(); n > 0 {
+		res.cpu = time.Duration(float64(cpuTime(pid)-cpu0) / n)
+	}
 	return res, err
 }
 
@@ -385,6 +400,28 @@ func measureGo(base string, r row, dur time.Duration, conns int) (result, error)
 		p99:    lat[len(lat)*99/100],
 		errors: errs.Load(),
 	}, nil
+}
+
+// cpuTime reads the CPU time (user + system) a process has used from
+// /proc/PID/stat, whose 14th and 15th fields count clock ticks (100 a
+// second on Linux).
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:])) // f[0] is field 3
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // rss reads a process's resident set size in KB from /proc.

@@ -121,10 +121,38 @@ function storefrontBinary() {
   return bin;
 }
 
+// E2E_POSTGRES_URL (a PostgreSQL server, e.g.
+// postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable) runs the
+// shop on a fresh PostgreSQL database of its own instead of SQLite; queryDB
+// then reads it with psql. `go tool task test:e2e:postgres` runs the smoke
+// subset this way.
+export const POSTGRES_URL = process.env.E2E_POSTGRES_URL || '';
+
+function psql(url, sql, extra = []) {
+  const r = spawnSync('psql', [url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', ...extra, '-c', sql], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`psql failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+function databaseURL(server, name) {
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return u.href;
+}
+
 async function startServer(extraEnv = {}) {
   const bin = storefrontBinary();
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
+  let pgDatabase = '';
+  if (POSTGRES_URL) {
+    pgDatabase = `nocturne_e2e_${port}_${Date.now()}`;
+    psql(POSTGRES_URL, `CREATE DATABASE ${pgDatabase}`);
+    extraEnv = { DATABASE_URL: databaseURL(POSTGRES_URL, pgDatabase), ...extraEnv };
+  }
+  const dropDatabase = () => {
+    if (pgDatabase) psql(POSTGRES_URL, `DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`);
+  };
   const baseURL = `http://127.0.0.1:${port}`;
   // A minimal environment, so a developer's DEV, DATABASE_URL or
   // SESSION_SECRET never changes what the tests see.
@@ -159,6 +187,7 @@ async function startServer(extraEnv = {}) {
   for (;;) {
     if (exit) {
       await rm(dataDir, { recursive: true, force: true });
+      dropDatabase();
       throw new Error(`storefront exited before it was healthy (${JSON.stringify(exit)}). Its output:\n${log}`);
     }
     try {
@@ -171,6 +200,7 @@ async function startServer(extraEnv = {}) {
       proc.kill('SIGKILL');
       await exited;
       await rm(dataDir, { recursive: true, force: true });
+      dropDatabase();
       throw new Error(`storefront did not answer GET /healthz with 200 within ${HEALTH_TIMEOUT_MS} ms. Its output:\n${log}`);
     }
     await sleep(100);
@@ -181,6 +211,7 @@ async function startServer(extraEnv = {}) {
     baseURL,
     dataDir,
     dbPath: path.join(dataDir, 'nocturne.db'),
+    dbURL: pgDatabase ? databaseURL(POSTGRES_URL, pgDatabase) : '',
     log: () => log,
     async stop() {
       if (!exit) {
@@ -190,6 +221,7 @@ async function startServer(extraEnv = {}) {
         clearTimeout(killer);
       }
       await rm(dataDir, { recursive: true, force: true });
+      dropDatabase();
     },
   };
 }
@@ -237,6 +269,7 @@ export function useShop({ env } = {}) {
         baseURL: this.server.baseURL,
       });
       context.setDefaultTimeout(WAIT_MS);
+      if (js && !blockScripts) enhancedContexts.add(context);
       if (blockScripts) {
         await context.route('**/*', (r) => (r.request().resourceType() === 'script' ? r.abort() : r.continue()));
       }
@@ -248,6 +281,17 @@ export function useShop({ env } = {}) {
      * it notes the skipped check on t and returns null.
      */
     queryDB(t, sql) {
+      if (this.server.dbURL) {
+        // PostgreSQL: the same SQL (the tests' queries are portable; a
+        // boolean column compared with 1 is compared with true).
+        const pg = sql.replace(/\bis_guest = 1\b/g, 'is_guest');
+        if (!/^\s*select\b/i.test(pg)) {
+          psql(this.server.dbURL, pg);
+          return [];
+        }
+        const out = psql(this.server.dbURL, `SELECT COALESCE(json_agg(q), '[]') FROM (${pg}) q`, ['-At']).trim();
+        return JSON.parse(out);
+      }
       if (!sqliteAvailable()) {
         const msg = 'sqlite3 CLI not found: stored-row check skipped (apt-get install sqlite3)';
         if (IN_CI) throw new Error(`${msg.replace(': stored-row check skipped', '')}; CI=true requires it.`);
@@ -429,10 +473,32 @@ export async function text(locator) {
   return (await locator.first().innerText()).replace(/\s+/g, ' ').trim();
 }
 
-/** Goes to path, asserts the HTTP status and returns the response. */
-export async function open(page, pagePath, status = 200) {
+/**
+ * Goes to path, asserts the HTTP status and returns the response. With
+ * JavaScript on it then waits for the page's islands (islandsReady below),
+ * unless waitForIslands is false (a test that holds an island's code).
+ */
+export async function open(page, pagePath, status = 200, { waitForIslands = true } = {}) {
   const res = await page.goto(pagePath);
   assert.ok(res, `no response for ${pagePath}`);
   assert.equal(res.status(), status, `GET ${pagePath} answered ${res.status()}, expected ${status}`);
+  if (waitForIslands && enhancedContexts.has(page.context())) await islandsReady(page);
   return res;
+}
+
+/**
+ * Contexts whose pages run the shop's scripts. Islands start after the first
+ * paint (so they never delay it), which can be after the load event that
+ * page.goto waits for: a test that clicks at once would get the plain form
+ * post, which works but is not what a JS-on test means to check.
+ */
+const enhancedContexts = new WeakSet();
+
+/** Waits until the page's islands have mounted (<html data-islands="ready">), on pages that load the entry script. */
+export async function islandsReady(page) {
+  await page.waitForFunction(
+    () => !document.querySelector('script[type="module"][src]') || document.documentElement.dataset.islands === 'ready',
+    null,
+    { timeout: WAIT_MS },
+  );
 }

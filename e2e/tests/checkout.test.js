@@ -438,6 +438,8 @@ describe('checkout', () => {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         PORT: String(shop.server.port),
         DATA_DIR: shop.server.dataDir,
+        // On PostgreSQL (E2E_POSTGRES_URL), the server's database.
+        ...(shop.server.dbURL ? { DATABASE_URL: shop.server.dbURL } : {}),
         BASE_URL: shop.baseURL,
         CAREERS_URL,
         LOG_LEVEL: 'warn',

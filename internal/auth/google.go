@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/markbates/goth/providers/openidConnect"
+
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 // GoogleDiscoveryURL is Google's OpenID Connect discovery document. Tests
@@ -139,4 +141,4 @@ func DecodeGoogleState(s string) (state, saved, from string, err error) {
 }
 
 // NewState returns a random OAuth state value.
-func NewState() string { return randomKey() }
+func NewState() string { return shop.RandomToken(32) }

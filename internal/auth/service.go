@@ -5,9 +5,7 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,7 +25,7 @@ const (
 	MsgPasswordsDiffer   = "Passwords do not match"
 	MsgPasswordTooShort  = "Password must be at least 6 characters"
 	MsgPasswordTooLong   = "Password must be at most 72 characters"
-	MsgEmailTaken        = "An account with this email already exists."
+	MsgEmailTaken        = shop.MsgEmailTaken
 	MsgBadCredentials    = "Invalid email or password."
 	MsgAuthFailed        = "Failed to authenticate. Please try again."
 	MsgRegisterFailed    = "Failed to create account. Please try again."
@@ -51,7 +49,9 @@ var ErrBadCredentials = shop.Errorf(shop.EINVALID, MsgBadCredentials)
 
 // Service holds the account rules.
 type Service struct {
-	Users  shop.UserStore
+	Users shop.UserStore
+	// Carts receives a signed-out visitor's cart at sign-in (KeepCart).
+	Carts  shop.CartStore
 	Resets shop.PasswordResetStore
 	Links  shop.SignInLinkStore
 	// Throttle limits sign-in failures and e-mail requests; nil means no
@@ -213,7 +213,7 @@ func (s *Service) RequestSignInLink(ctx context.Context, email, addr string) err
 	if err := s.Links.RevokeSignInLinks(ctx, u.ID); err != nil {
 		return fmt.Errorf("sign-in link: %w", err)
 	}
-	token := randomToken()
+	token := shop.RandomToken(resetTokenRandomSize)
 	if err := s.Links.CreateSignInLink(ctx, u.ID, hashToken(token), s.Now().Add(signInLinkLifetime)); err != nil {
 		return fmt.Errorf("sign-in link: %w", err)
 	}
@@ -264,7 +264,7 @@ func (s *Service) authenticate(ctx context.Context, email, password string) (*sh
 // (as the spec has it) + a random suffix, since two guests can arrive in the
 // same millisecond.
 func (s *Service) NewGuest(ctx context.Context) (*shop.User, error) {
-	id := shop.GuestIDPrefix + strconv.FormatInt(s.Now().UnixMilli(), 10) + "_" + randomHex(6)
+	id := shop.GuestIDPrefix + strconv.FormatInt(s.Now().UnixMilli(), 10) + "_" + shop.RandomHex(6)
 	u := &shop.User{ID: id, IsGuest: true, DisplayName: "Guest"}
 	if err := s.Users.CreateUser(ctx, u, nil); err != nil {
 		return nil, fmt.Errorf("create guest: %w", err)
@@ -343,7 +343,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) 
 	if err := s.Resets.RevokePasswordResets(ctx, u.ID); err != nil {
 		return fmt.Errorf("password reset: %w", err)
 	}
-	token := randomToken()
+	token := shop.RandomToken(resetTokenRandomSize)
 	if err := s.Resets.CreatePasswordReset(ctx, u.ID, hashToken(token), s.Now().Add(resetTokenLifetime)); err != nil {
 		return fmt.Errorf("password reset: %w", err)
 	}
@@ -356,7 +356,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) 
 }
 
 // MsgResetLinkInvalid is shown for a used, expired or malformed reset link.
-const MsgResetLinkInvalid = "This reset link is invalid or has expired. Please request a new one."
+const MsgResetLinkInvalid = shop.MsgResetLinkInvalid
 
 // ResetLinkUsable reports whether a reset token from an e-mail can still set
 // a password, without using it.
@@ -444,25 +444,29 @@ func (s *Service) SignInWithGoogle(ctx context.Context, id GoogleIdentity) (*sho
 	return u, nil
 }
 
-func newID(prefix string) string { return prefix + randomHex(12) }
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return hex.EncodeToString(b)
-}
-
-func randomToken() string {
-	b := make([]byte, resetTokenRandomSize)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+func newID(prefix string) string { return prefix + shop.RandomHex(12) }
 
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
+}
+
+// KeepCart is the one rule of what a session hands to the account it signs
+// in to, before the session is rotated: a guest's cart and orders move to
+// the account and the guest goes (UserStore.HandOver); a signed-out
+// visitor's cart (keyed by cartOwner, "" for none) merges into the
+// account's, capped a line. cur is who the session belonged to (nil for a
+// visitor); signing in to the same user hands nothing over.
+func (s *Service) KeepCart(ctx context.Context, cur *shop.User, cartOwner string, to *shop.User) error {
+	switch {
+	case cur != nil && cur.IsGuest && cur.ID != to.ID:
+		if err := s.Users.HandOver(ctx, cur.ID, to.ID); err != nil {
+			return fmt.Errorf("hand over guest: %w", err)
+		}
+	case cur == nil && cartOwner != "":
+		if err := s.Carts.MergeCart(ctx, cartOwner, to.ID); err != nil {
+			return fmt.Errorf("keep cart: %w", err)
+		}
+	}
+	return nil
 }

@@ -1,8 +1,6 @@
 package auth
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -63,14 +61,6 @@ func NewSessions(storage fiber.Storage, secure bool, users shop.UserStore, now f
 	return &Sessions{storage: storage, secure: secure, users: users, now: now, log: log}
 }
 
-func randomKey() string {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
 // load returns the request's session, read once per request. An unknown,
 // expired or unreadable id is no session: a new one will get a new id, so
 // an id planted by someone else is never adopted.
@@ -98,7 +88,7 @@ func (s *Sessions) load(c *fiber.Ctx) (*session, error) {
 // cookie, both good for IdleTimeout from now.
 func (s *Sessions) save(c *fiber.Ctx, sess *session) error {
 	if sess.id == "" {
-		sess.id = "sess_" + randomKey()
+		sess.id = "sess_" + shop.RandomToken(32)
 	}
 	if sess.data.Created == 0 {
 		sess.data.Created = s.now().Unix()

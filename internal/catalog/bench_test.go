@@ -2,8 +2,6 @@ package catalog_test
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,6 +10,7 @@ import (
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/store/storetest"
 )
 
 const benchProducts = 100_000
@@ -39,8 +38,8 @@ func benchCatalog(b *testing.B) *catalog.Service {
 			benchErr = err
 			return
 		}
-		ps := syntheticProducts(benchProducts)
-		if benchErr = db.ReplaceCatalog(context.Background(), "bench", syntheticCategories, ps); benchErr != nil {
+		ps := storetest.SyntheticProducts(benchProducts)
+		if benchErr = db.ReplaceCatalog(context.Background(), "bench", storetest.SyntheticCategories, ps); benchErr != nil {
 			return
 		}
 		benchDB = db
@@ -51,32 +50,6 @@ func benchCatalog(b *testing.B) *catalog.Service {
 		b.Fatal(benchErr)
 	}
 	return benchSvc
-}
-
-var syntheticCategories = []string{"electronics", "fashion", "jewelery", "home"}
-
-// syntheticProducts makes n products whose words come from a shop-like
-// vocabulary, the same every run: each adjective is in about one title in
-// eight and one description in eight, each noun in one title in eighteen.
-func syntheticProducts(n int) []shop.Product {
-	adjectives := []string{"wireless", "merino", "ceramic", "walnut", "sterling", "vintage", "compact", "leather", "linen", "smart", "portable", "handmade", "organic", "brushed", "classic"}
-	nouns := []string{"headphones", "keyboard", "lamp", "mug", "ring", "necklace", "jacket", "boots", "scarf", "speaker", "monitor", "throw", "kettle", "bracelet", "backpack", "candle", "watch", "camera"}
-	r := rand.New(rand.NewPCG(1, 2))
-	ps := make([]shop.Product, n)
-	for i := range ps {
-		a, noun := adjectives[r.IntN(len(adjectives))], nouns[r.IntN(len(nouns))]
-		ps[i] = shop.Product{
-			ID:          fmt.Sprintf("bench-%06d", i),
-			Title:       fmt.Sprintf("%s %s %d", a, noun, i),
-			Description: fmt.Sprintf("A %s %s with %s details, made to last.", a, noun, adjectives[r.IntN(len(adjectives))]),
-			Category:    syntheticCategories[r.IntN(len(syntheticCategories))],
-			Price:       shop.Cents(500 + r.IntN(200_000)),
-			Rating:      float64(10+r.IntN(41)) / 10,
-			ReviewCount: r.IntN(5000),
-			Featured:    i%12_500 == 0,
-		}
-	}
-	return ps
 }
 
 // BenchmarkListing measures one page of the catalogue at 100,000 products,
@@ -98,7 +71,7 @@ func BenchmarkListing(b *testing.B) {
 		"Search/common-word":                {Query: "walnut"},
 		"Search/common-word/page20":         {Query: "walnut", Page: 20},
 		"Search/two-common-words":           {Query: "walnut lamp"},
-		"Search/three-words+rare":           {Query: syntheticProducts(4243)[4242].Title}, // "<adjective> <noun> 4242"
+		"Search/three-words+rare":           {Query: storetest.SyntheticProducts(4243)[4242].Title}, // "<adjective> <noun> 4242"
 		"Search/category-word":              {Query: "home"},
 		"Search+category+price+rating":      {Query: "leather boots", Category: "fashion", MinPrice: 5000, MinRating: 3, Page: 2},
 		"Search+filters/sorted-by-price":    {Query: "leather boots", Category: "fashion", MinRating: 3, Sort: "asc", Page: 2},
@@ -130,48 +103,6 @@ func BenchmarkSuggest(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if s, err := svc.Suggest(ctx, "headphnoes"); err != nil || s != "headphones" {
 			b.Fatalf("got %q, %v", s, err)
-		}
-	}
-}
-
-// BenchmarkSearchFirstTime measures the first search for a word after
-// warm-up (page 1). Another form or an unambiguous prefix of a warmed word
-// only costs finding its key; a rare word is scored live, cheaply; a
-// word of one or two characters matches whole words ("4", not 40 or 400;
-// "wa" is not a prefix of walnut and watch).
-func BenchmarkSearchFirstTime(b *testing.B) {
-	svc := benchCatalog(b)
-	ctx := context.Background()
-	for _, tt := range []struct {
-		name, word string
-		unscored   bool // no hits kept for its key either
-	}{
-		{"other-form-of-warmed-word", "walnuts", false},
-		{"prefix-of-warmed-word", "wirel", false},
-		{"rare-word", "4242", true},
-		{"one-character", "4", true},
-		{"two-characters", "42", true},
-		{"three-character-prefix", "424", true},
-	} {
-		b.Run(tt.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				svc.ForgetWord(tt.word, tt.unscored)
-				page, err := svc.List(ctx, shop.ProductFilter{Query: tt.word, Page: 1, PageSize: shop.CataloguePageSize})
-				if err != nil || len(page.Products) == 0 {
-					b.Fatal(page.Total, err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkWarm measures the warm-up after start or an import at 100,000
-// products: loading the facets and scoring the frequent words.
-func BenchmarkWarm(b *testing.B) {
-	benchCatalog(b)
-	for i := 0; i < b.N; i++ {
-		if err := catalog.NewService(benchDB, quiet).Warm(context.Background()); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

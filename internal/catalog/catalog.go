@@ -13,71 +13,80 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Service answers catalogue questions for the handlers. It keeps what is
-// costly and changes only with the catalogue (match counts, the search
-// vocabulary, each word's scored search hits, the products' facets) and the
-// whole catalogue in memory for listings (snapshot.go); an import calls
-// Reload, then Warm.
+// Service answers catalogue questions for the handlers. It keeps the whole
+// catalogue in memory for listings (snapshot.go) and the "Did you mean"
+// vocabulary; searches go to the store, which answers them its own best
+// way. An import calls Reload, then Warm.
 type Service struct {
 	Store shop.CatalogStore
 	Log   *slog.Logger
-	// WarmMinProducts is how many products a word must be in for Warm to
-	// score it in advance (0: warmMinProducts).
-	WarmMinProducts int
 	// Images fetches imported products' photos at import and sync; nil
 	// leaves them unfetched (they show their category's illustration).
 	Images *images.Service
+	// DefaultStock is the stock an imported product starts with when its
+	// source gives none (IMPORT_DEFAULT_STOCK; NewService sets
+	// DefaultImportStock).
+	DefaultStock int
+	// Stock, when set, keeps the cards' stock fresh between reloads
+	// (stock.go).
+	Stock shop.StockStore
+	stock atomic.Pointer[stockOverlay]
 
 	// snap is the catalogue in memory (snapshot.go); loadMu orders reloads.
 	snap   atomic.Pointer[snapshot]
 	loadMu sync.Mutex
 
-	mu       sync.Mutex
-	version  int
-	terms    map[string]int
-	facets   *facetTable
-	keys     map[string]string    // search word → its WordKey
-	words    map[string]*wordHits // WordKey → its hits
-	wordHits int                  // hits held in words
-	tick     uint64               // use clock for evicting words
-	facetsMu sync.Mutex
+	mu      sync.Mutex
+	version int
+	terms   map[string]int
 }
+
+// DefaultImportStock is DefaultStock unless configured.
+const DefaultImportStock = 25
 
 // NewService returns a Service on store.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, keys: map[string]string{}, words: map[string]*wordHits{}}
+	return &Service{Store: store, Log: log, DefaultStock: DefaultImportStock}
 }
 
-// Invalidate drops the caches after the catalogue changed.
+// Invalidate drops the vocabulary after the catalogue changed.
 func (s *Service) Invalidate() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.version++
-	s.keys = map[string]string{}
-	s.words = map[string]*wordHits{}
-	s.wordHits = 0
-	s.facets = nil
 	s.terms = nil
 }
 
 // List returns the page of products f selects and how many match in all.
-// Listings come from the in-memory catalogue; searches from the store's
-// index (search.go).
+// Listings come from the in-memory catalogue; searches from the store.
 func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
 	if f.Query != "" {
-		return s.search(ctx, f)
+		q := f.Query
+		// The store searches the catalogue's own spelling of each word.
+		f.Query = strings.Join(searchWords(q), " ")
+		if f.Query == "" {
+			return shop.ProductPage{}, nil // only punctuation: nothing to find
+		}
+		page, err := s.Store.Search(ctx, f)
+		if err != nil {
+			return shop.ProductPage{}, fmt.Errorf("search %q: %w", q, err)
+		}
+		return page, nil
 	}
 	snap, err := s.current(ctx)
 	if err != nil {
 		return shop.ProductPage{}, fmt.Errorf("list products: %w", err)
 	}
-	return snap.list(f), nil
+	page := snap.list(f)
+	page.Products = s.withStock(page.Products)
+	return page, nil
 }
 
 // Suggest proposes a corrected query when some of q's words are unknown to
@@ -289,4 +298,31 @@ func (f Filter) Query(page int) string {
 		v.Set("page", strconv.Itoa(page))
 	}
 	return v.Encode()
+}
+
+// Warm lets the store prepare its search for the current catalogue (when it
+// has anything to prepare), so that the first search is as fast as the
+// next. It runs in the background after start and after each import. A
+// failure is logged as well as returned: searches then do the work live.
+func (s *Service) Warm(ctx context.Context) error {
+	w, ok := s.Store.(shop.SearchWarmer)
+	if !ok {
+		return nil
+	}
+	start := time.Now()
+	if err := w.WarmSearch(ctx); err != nil {
+		if ctx.Err() == nil {
+			s.Log.Warn("search warm-up failed; searches score live", "err", err)
+		}
+		return err
+	}
+	s.Log.Info("search warmed", "took", time.Since(start).Round(time.Millisecond).String())
+	return nil
+}
+
+// StoredProduct reads one product from the store rather than from memory:
+// its photo may have been stored since the catalogue was loaded (photos
+// are fetched after an import, and by other instances).
+func (s *Service) StoredProduct(ctx context.Context, id string) (*shop.Product, error) {
+	return s.Store.Product(ctx, id)
 }

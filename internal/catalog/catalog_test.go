@@ -127,7 +127,7 @@ func TestLoadBuiltin(t *testing.T) {
 	if strings.Join(cats, ",") != "electronics,fashion,home,jewelery" {
 		t.Errorf("categories: %v", cats)
 	}
-	featured, _ := db.FeaturedProducts(ctx, 100)
+	featured, _ := svc.Featured(ctx, 100)
 	if len(featured) != 8 {
 		t.Errorf("featured: got %d, want 8", len(featured))
 	}
@@ -210,8 +210,8 @@ func TestSync(t *testing.T) {
 	if err != nil || p.Price != 69500 || p.Category != "jewelery" {
 		t.Fatalf("got %+v, %v", p, err)
 	}
-	if featured, _ := db.FeaturedProducts(ctx, 10); len(featured) != 3 {
-		t.Errorf("featured after sync: %d, want all 3 (the best rated, up to 8)", len(featured))
+	if featured, _ := db.Search(ctx, shop.ProductFilter{Category: shop.FeaturedCategory, Page: 1, PageSize: 10}); featured.Total != 3 {
+		t.Errorf("featured after sync: %d, want all 3 (the best rated, up to 8)", featured.Total)
 	}
 
 	for _, mode := range []string{"500", "slow", "partial", "malformed"} {

@@ -46,6 +46,9 @@ type item struct {
 		Count int     `json:"count"`
 	} `json:"rating"`
 	Featured *bool `json:"featured"`
+	// Stock is our addition too: how many the shop holds when the product
+	// is first imported (absent: the Service's DefaultStock).
+	Stock *int `json:"stock"`
 }
 
 // Parsed is the result of reading a catalogue document.
@@ -106,6 +109,10 @@ func parseItem(msg json.RawMessage, idPrefix string) (shop.Product, error) {
 		Rating:      math.Round(it.Rating.Rate*10) / 10,
 		ReviewCount: it.Rating.Count,
 		Featured:    it.Featured != nil && *it.Featured,
+		Stock:       -1,
+	}
+	if it.Stock != nil && *it.Stock >= 0 {
+		p.Stock = *it.Stock
 	}
 	if p.Image != "" && !strings.HasPrefix(p.Image, "img/") {
 		if u, err := url.Parse(p.Image); err != nil || u.Scheme != "https" && u.Scheme != "http" {
@@ -180,7 +187,7 @@ func (s *Service) LoadBuiltin(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
-	if err := s.Store.ReplaceCatalog(ctx, SourceBuiltin, categoriesOf(parsed.Products), parsed.Products); err != nil {
+	if err := s.Store.ReplaceCatalog(ctx, SourceBuiltin, categoriesOf(parsed.Products), s.withDefaultStock(parsed.Products)); err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
 	if err := s.Reload(ctx); err != nil {
@@ -206,7 +213,7 @@ func (s *Service) ImportFile(ctx context.Context, path string) (Parsed, error) {
 		return parsed, errors.New("the file holds no valid product")
 	}
 	markFeatured(parsed.Products)
-	if err := s.Store.ReplaceCatalog(ctx, SourceFile, categoriesOf(parsed.Products), parsed.Products); err != nil {
+	if err := s.Store.ReplaceCatalog(ctx, SourceFile, categoriesOf(parsed.Products), s.withDefaultStock(parsed.Products)); err != nil {
 		return parsed, err
 	}
 	if err := s.Reload(ctx); err != nil {
@@ -268,7 +275,7 @@ func (y *Syncer) SyncOnce(ctx context.Context) error {
 		cats[i] = strings.ToLower(strings.TrimSpace(cats[i]))
 	}
 	markFeatured(parsed.Products)
-	if err := y.Service.Store.ReplaceCatalog(ctx, SourceFakeStore, cats, parsed.Products); err != nil {
+	if err := y.Service.Store.ReplaceCatalog(ctx, SourceFakeStore, cats, y.Service.withDefaultStock(parsed.Products)); err != nil {
 		return fmt.Errorf("catalogue sync: %w", err)
 	}
 	if err := y.Service.Reload(ctx); err != nil {
@@ -324,4 +331,16 @@ func (y *Syncer) get(ctx context.Context, path string, decode func(io.Reader) er
 		return fmt.Errorf("GET %s: %w", path, err)
 	}
 	return nil
+}
+
+// withDefaultStock gives the products whose source said nothing about stock the
+// Service's DefaultStock. The store uses it only for a product it creates:
+// the stock of a product the shop already holds is never an import's.
+func (s *Service) withDefaultStock(ps []shop.Product) []shop.Product {
+	for i := range ps {
+		if ps[i].Stock < 0 {
+			ps[i].Stock = max(s.DefaultStock, 0)
+		}
+	}
+	return ps
 }

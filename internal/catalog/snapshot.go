@@ -120,6 +120,7 @@ func (s *Service) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	loadedAt := time.Now()
 	products, err := s.Store.AllProducts(ctx)
 	if err != nil {
 		return err
@@ -129,6 +130,7 @@ func (s *Service) Reload(ctx context.Context) error {
 		return err
 	}
 	prev := s.snap.Swap(newSnapshot(version, products, categories))
+	s.resetStock(loadedAt)
 	if prev != nil && prev.version != version {
 		// What search derived (facets, kept hits, vocabulary) belongs to
 		// the previous catalogue.
@@ -152,11 +154,20 @@ func (s *Service) Version() int64 {
 func (s *Service) Watch(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var lastStock time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		// Cards' stock: at most StockEvery (plus the page cache's few
+		// seconds) old.
+		if time.Since(lastStock) >= StockEvery {
+			lastStock = time.Now()
+			if err := s.RefreshStock(ctx); err != nil && ctx.Err() == nil {
+				s.Log.Error("stock refresh", "err", err)
+			}
 		}
 		v, err := s.Store.CatalogVersion(ctx)
 		if err != nil {
@@ -185,9 +196,14 @@ func (s *Service) Product(ctx context.Context, id string) (*shop.Product, error)
 	}
 	p, ok := snap.byID[id]
 	if !ok {
-		return nil, shop.Errorf(shop.ENOTFOUND, "Failed to load product details. Please try again later.")
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
 	}
 	cp := *p
+	if o := s.stock.Load(); o != nil {
+		if n, ok := o.levels[cp.ID]; ok {
+			cp.Stock = n
+		}
+	}
 	return &cp, nil
 }
 
@@ -219,5 +235,5 @@ func (s *Service) listed(ctx context.Context, f shop.ProductFilter) ([]shop.Prod
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
 	}
-	return snap.list(f).Products, nil
+	return s.withStock(snap.list(f).Products), nil
 }

@@ -52,14 +52,11 @@ func TestList_FromMemoryMatchesTheStore(t *testing.T) {
 			for _, size := range []int{12, 7} {
 				for page := 1; page <= 30; page++ {
 					f.Page, f.PageSize = page, size
-					want, err := db.ListProducts(ctx, f)
+					stored, err := db.Search(ctx, f)
 					if err != nil {
 						t.Fatal(err)
 					}
-					wantTotal, err := db.CountMatching(ctx, f)
-					if err != nil {
-						t.Fatal(err)
-					}
+					want, wantTotal := stored.Products, stored.Total
 					got, err := svc.List(ctx, f)
 					if err != nil {
 						t.Fatal(err)

@@ -5,7 +5,6 @@ package checkout
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -134,7 +133,7 @@ func (c Card) Expiry() string { return fmt.Sprintf("%02d/%02d", c.ExpMonth, c.Ex
 // ValidatePayment checks the card form at time now (an expiry in the past
 // is refused). It returns the parsed card, or the message and fields.
 func ValidatePayment(p Payment, now time.Time) (Card, string, shop.FieldErrors) {
-	digits := strings.NewReplacer(" ", "", "-", "").Replace(p.CardNumber)
+	digits := CardDigits(p.CardNumber)
 	if msg, errs := required([]field{
 		{"cardNumber", "Card Number", digits}, {"cardName", "Name on Card", strings.TrimSpace(p.CardName)},
 		{"expiryDate", "Expiry Date", strings.TrimSpace(p.Expiry)}, {"cvv", "CVV", strings.TrimSpace(p.CVV)},
@@ -156,6 +155,18 @@ func ValidatePayment(p Payment, now time.Time) (Card, string, shop.FieldErrors) 
 	}
 	name := strings.TrimSpace(p.CardName)
 	return Card{Brand: Brand(digits), Last4: digits[12:], ExpMonth: month, ExpYear: year, Name: name, Save: p.SaveCard}, "", nil
+}
+
+// CardDigits is a typed card number without the spaces and dashes shoppers
+// group it with: what is validated and what the gateway gets.
+func CardDigits(number string) string {
+	return strings.NewReplacer(" ", "", "-", "").Replace(number)
+}
+
+// Tokenize hands the typed card number, normalised, to the gateway and
+// returns its token; the number goes no further.
+func (s *Service) Tokenize(ctx context.Context, number string, c Card) (string, error) {
+	return s.Gateway.Tokenize(ctx, CardDigits(number), c)
 }
 
 // ValidateSaved checks a payment with the saved card: only the CVV is typed.
@@ -247,7 +258,7 @@ func (g *SimulatedGateway) Tokenize(ctx context.Context, number string, c Card) 
 	if number == DeclinedCard {
 		prefix = "tok_decline_"
 	}
-	return prefix + randomHex(12), nil
+	return prefix + shop.RandomHex(12), nil
 }
 
 // Charge waits Delay and approves or declines; a key charged before gets
@@ -284,7 +295,7 @@ func (g *SimulatedGateway) Charge(ctx context.Context, token string, amount shop
 // Lookup answers from the charge records.
 func (g *SimulatedGateway) Lookup(ctx context.Context, key string) (string, error) {
 	if g.Charges == nil {
-		return "", shop.Errorf(shop.ENOTFOUND, "No such charge.")
+		return "", shop.Errorf(shop.ENOTFOUND, shop.MsgNoCharge)
 	}
 	c, err := g.Charges.ChargeByKey(ctx, key)
 	if err != nil {
@@ -298,14 +309,6 @@ func outcomeErr(outcome string) error {
 		return nil
 	}
 	return ErrDeclined
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return hex.EncodeToString(b)
 }
 
 // CartKey is the idempotency key of one cart's checkout: a digest of whose
@@ -567,7 +570,7 @@ func (s *Service) Status(ctx context.Context, userID, key, token string) (Result
 	o, err := s.Orders.OrderByKey(ctx, key)
 	if err == nil {
 		if o.UserID != userID {
-			return Result{}, shop.Errorf(shop.ENOTFOUND, "Order not found.")
+			return Result{}, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
 		}
 		return s.truth(o), nil
 	} else if shop.ErrorCode(err) != shop.ENOTFOUND {
@@ -581,7 +584,7 @@ func (s *Service) Status(ctx context.Context, userID, key, token string) (Result
 			return Result{}, err
 		}
 	}
-	return Result{}, shop.Errorf(shop.ENOTFOUND, "Order not found.")
+	return Result{}, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
 }
 
 // Wait blocks until every payment under way has finished, or ctx ends; it
@@ -686,5 +689,5 @@ func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {
 // phone and unguessable enough for the guest lookup (which also needs the
 // e-mail).
 func newOrderID(now time.Time) string {
-	return "NOC-" + now.UTC().Format("060102") + "-" + strings.ToUpper(randomHex(4))
+	return "NOC-" + now.UTC().Format("060102") + "-" + strings.ToUpper(shop.RandomHex(4))
 }

@@ -3,11 +3,10 @@
 package config
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -15,17 +14,22 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 // Config is everything the server needs to start.
 type Config struct {
-	Port          int
-	DatabaseURL   string
-	BaseURL       *url.URL
-	ShopName      string
-	CareersURL    string
-	SessionSecret []byte
-	LogLevel      slog.Level
+	Port        int
+	DatabaseURL string
+	// DatabaseMaxConns caps the PostgreSQL connection pool of this
+	// instance (0: pgx's default, or pool_max_conns in the URL).
+	DatabaseMaxConns int
+	BaseURL          *url.URL
+	ShopName         string
+	CareersURL       string
+	SessionSecret    []byte
+	LogLevel         slog.Level
 	// Dev serves templates' assets from disk and turns off compression, so the
 	// templ live-reload proxy can rewrite pages.
 	Dev bool
@@ -45,6 +49,9 @@ type Config struct {
 	// private and link-local addresses (tests, an intranet catalogue);
 	// off, only public internet addresses are fetched.
 	ImageFetchAllowPrivate bool
+	// ImportDefaultStock is the stock an imported product starts with when
+	// its source says none (IMPORT_DEFAULT_STOCK, default 25; issue 17).
+	ImportDefaultStock int
 	// PaymentDelay is how long the simulated payment takes (spec: 2 s).
 	PaymentDelay time.Duration
 	// PaymentTimeout bounds one charge; a pending order is left to the
@@ -81,170 +88,185 @@ const (
 // When SESSION_SECRET is unset it reads, or creates once, a random secret in
 // the data directory so sessions survive restarts.
 func Load(getenv func(string) string) (*Config, error) {
-	cfg := &Config{
-		Port:       DefaultPort,
-		ShopName:   DefaultShopName,
-		CareersURL: DefaultCareersURL,
-		DataDir:    DefaultDataDir,
-		LogLevel:   slog.LevelInfo,
+	e := &env{get: getenv}
+	cfg := &Config{ShopName: DefaultShopName, CareersURL: DefaultCareersURL, LogLevel: slog.LevelInfo}
+	cfg.Port = e.number("PORT", DefaultPort, 1, 65535, "PORT must be a number from 1 to 65535")
+	cfg.DataDir = e.text("DATA_DIR", DefaultDataDir)
+	cfg.DatabaseURL = e.text("DATABASE_URL", "sqlite://"+filepath.Join(cfg.DataDir, "nocturne.db"))
+	if !cfg.Postgres() && !strings.HasPrefix(cfg.DatabaseURL, "sqlite://") && !strings.HasPrefix(cfg.DatabaseURL, "sqlite::memory:") {
+		e.fail("DATABASE_URL must start with sqlite://, postgres:// or postgresql:// (got %q)", redact(cfg.DatabaseURL))
 	}
-	if v := getenv("PORT"); v != "" {
-		p, err := strconv.Atoi(v)
-		if err != nil || p < 1 || p > 65535 {
-			return nil, fmt.Errorf("PORT must be a number from 1 to 65535, got %q", v)
-		}
-		cfg.Port = p
+	cfg.DatabaseMaxConns = e.number("DATABASE_MAX_CONNS", 0, 1, 1000, "DATABASE_MAX_CONNS must be a number from 1 to 1000")
+	base := e.httpURL("BASE_URL", fmt.Sprintf("http://localhost:%d", cfg.Port), "BASE_URL must be an absolute http(s) URL such as https://shop.example")
+	if u, err := url.Parse(base); err == nil {
+		u.Path = strings.TrimRight(u.Path, "/")
+		cfg.BaseURL = u
 	}
-	if v := getenv("DATA_DIR"); v != "" {
-		cfg.DataDir = v
-	}
-	cfg.DatabaseURL = getenv("DATABASE_URL")
-	if cfg.DatabaseURL == "" {
-		cfg.DatabaseURL = "sqlite://" + filepath.Join(cfg.DataDir, "nocturne.db")
-	}
-	if !strings.HasPrefix(cfg.DatabaseURL, "sqlite://") && !strings.HasPrefix(cfg.DatabaseURL, "sqlite::memory:") {
-		return nil, fmt.Errorf("DATABASE_URL must start with sqlite:// (got %q)", redact(cfg.DatabaseURL))
-	}
-
-	base := getenv("BASE_URL")
-	if base == "" {
-		base = fmt.Sprintf("http://localhost:%d", cfg.Port)
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("BASE_URL must be an absolute http(s) URL such as https://shop.example, got %q", base)
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	cfg.BaseURL = u
-
 	if v := strings.TrimSpace(getenv("SHOP_NAME")); v != "" {
 		cfg.ShopName = v
 	}
-	if v := getenv("CAREERS_URL"); v != "" {
-		cu, err := url.Parse(v)
-		if err != nil || (cu.Scheme != "http" && cu.Scheme != "https") || cu.Host == "" {
-			return nil, fmt.Errorf("CAREERS_URL must be an absolute http(s) URL, got %q", v)
-		}
-		cfg.CareersURL = v
+	cfg.CareersURL = e.httpURL("CAREERS_URL", DefaultCareersURL, "CAREERS_URL must be an absolute http(s) URL")
+	if v := getenv("LOG_LEVEL"); v != "" && cfg.LogLevel.UnmarshalText([]byte(v)) != nil {
+		e.fail("LOG_LEVEL must be debug, info, warn or error, got %q", v)
 	}
-	if v := getenv("LOG_LEVEL"); v != "" {
-		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
-			return nil, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, got %q", v)
-		}
-	}
-	if v := getenv("DEV"); v != "" {
-		dev, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("DEV must be true or false, got %q", v)
-		}
-		cfg.Dev = dev
-	}
-
-	cfg.GoogleClientID = getenv("GOOGLE_CLIENT_ID")
-	cfg.GoogleClientSecret = getenv("GOOGLE_CLIENT_SECRET")
-	if (cfg.GoogleClientID == "") != (cfg.GoogleClientSecret == "") {
-		return nil, fmt.Errorf("GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together")
-	}
-	cfg.GoogleDiscoveryURL = getenv("GOOGLE_DISCOVERY_URL")
-	if cfg.GoogleDiscoveryURL == "" {
-		cfg.GoogleDiscoveryURL = "https://accounts.google.com/.well-known/openid-configuration"
-	} else if du, err := url.Parse(cfg.GoogleDiscoveryURL); err != nil || (du.Scheme != "http" && du.Scheme != "https") || du.Host == "" {
-		return nil, fmt.Errorf("GOOGLE_DISCOVERY_URL must be an absolute http(s) URL, got %q", cfg.GoogleDiscoveryURL)
-	}
+	cfg.Dev = e.boolean("DEV", "DEV must be true or false")
+	loadGoogle(e, cfg)
 	cfg.SMTPURL = getenv("SMTP_URL")
-	if v := getenv("CATALOG_URL"); v != "" {
-		cu, err := url.Parse(v)
-		if err != nil || (cu.Scheme != "http" && cu.Scheme != "https") || cu.Host == "" {
-			return nil, fmt.Errorf("CATALOG_URL must be an absolute http(s) URL such as https://fakestoreapi.com, got %q", v)
-		}
-		cfg.CatalogURL = strings.TrimRight(v, "/")
+	cfg.CatalogURL = strings.TrimRight(e.httpURL("CATALOG_URL", "", "CATALOG_URL must be an absolute http(s) URL such as https://fakestoreapi.com"), "/")
+	cfg.CatalogSyncInterval = e.duration("CATALOG_SYNC_INTERVAL", time.Hour, 10*time.Second, math.MaxInt64,
+		"CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h")
+	cfg.ImageFetchAllowPrivate = e.boolean("IMAGE_FETCH_ALLOW_PRIVATE", "IMAGE_FETCH_ALLOW_PRIVATE must be true or false")
+	cfg.ImportDefaultStock = e.number("IMPORT_DEFAULT_STOCK", 25, 0, 1_000_000, "IMPORT_DEFAULT_STOCK must be a whole number from 0 to 1000000")
+	loadPayment(e, cfg)
+	cfg.MaxConns = e.number("MAX_CONNS", DefaultMaxConns, 16, 1_000_000, "MAX_CONNS must be a number from 16 to 1000000")
+	cfg.TrustedProxies = e.proxies("TRUSTED_PROXIES")
+	cfg.Demo = e.boolean("DEMO", "DEMO must be true or false (or 1 or 0)")
+	if e.err != nil {
+		return nil, e.err
 	}
-	cfg.CatalogSyncInterval = time.Hour
-	if v := getenv("CATALOG_SYNC_INTERVAL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 10*time.Second {
-			return nil, fmt.Errorf("CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h, got %q", v)
-		}
-		cfg.CatalogSyncInterval = d
+	secret, err := sessionSecret(getenv("SESSION_SECRET"), cfg.DataDir)
+	if err != nil {
+		return nil, err
 	}
-
-	if v := getenv("IMAGE_FETCH_ALLOW_PRIVATE"); v != "" {
-		allow, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("IMAGE_FETCH_ALLOW_PRIVATE must be true or false, got %q", v)
-		}
-		cfg.ImageFetchAllowPrivate = allow
-	}
-
-	cfg.PaymentDelay = 2 * time.Second
-	if v := getenv("PAYMENT_DELAY"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > time.Minute {
-			return nil, fmt.Errorf("PAYMENT_DELAY must be a duration from 0s to 1m such as 2s, got %q", v)
-		}
-		cfg.PaymentDelay = d
-	}
-	cfg.PaymentTimeout = 30 * time.Second
-	if v := getenv("PAYMENT_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < time.Second || d > 5*time.Minute {
-			return nil, fmt.Errorf("PAYMENT_TIMEOUT must be a duration from 1s to 5m such as 30s, got %q", v)
-		}
-		cfg.PaymentTimeout = d
-	}
-	if cfg.PaymentTimeout <= cfg.PaymentDelay {
-		return nil, fmt.Errorf("PAYMENT_TIMEOUT (%s) must be longer than PAYMENT_DELAY (%s)", cfg.PaymentTimeout, cfg.PaymentDelay)
-	}
-	cfg.ShutdownGrace = cfg.PaymentTimeout + 5*time.Second
-	if v := getenv("SHUTDOWN_GRACE"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > 10*time.Minute {
-			return nil, fmt.Errorf("SHUTDOWN_GRACE must be a duration from 0s to 10m such as 35s, got %q", v)
-		}
-		cfg.ShutdownGrace = d
-	}
-	cfg.MaxConns = DefaultMaxConns
-	if v := getenv("MAX_CONNS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 16 || n > 1_000_000 {
-			return nil, fmt.Errorf("MAX_CONNS must be a number from 16 to 1000000, got %q", v)
-		}
-		cfg.MaxConns = n
-	}
-	if v := strings.TrimSpace(getenv("TRUSTED_PROXIES")); v != "" {
-		for _, p := range strings.Split(v, ",") {
-			p = strings.TrimSpace(p)
-			if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
-				return nil, fmt.Errorf("TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges, got %q", p)
-			}
-			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
-		}
-	}
-	if v := getenv("DEMO"); v != "" {
-		demo, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, fmt.Errorf("DEMO must be true or false (or 1 or 0), got %q", v)
-		}
-		cfg.Demo = demo
-	}
-
-	if v := getenv("SESSION_SECRET"); v != "" {
-		if len(v) < minSecretLength {
-			return nil, fmt.Errorf("SESSION_SECRET must be at least %d characters", minSecretLength)
-		}
-		cfg.SessionSecret = []byte(v)
-	} else {
-		s, err := loadOrCreateSecret(filepath.Join(cfg.DataDir, secretFile))
-		if err != nil {
-			return nil, err
-		}
-		cfg.SessionSecret = s
-	}
+	cfg.SessionSecret = secret
 	return cfg, nil
+}
+
+// loadGoogle reads Google sign-in's settings: both credentials or neither.
+func loadGoogle(e *env, cfg *Config) {
+	cfg.GoogleClientID = e.get("GOOGLE_CLIENT_ID")
+	cfg.GoogleClientSecret = e.get("GOOGLE_CLIENT_SECRET")
+	if (cfg.GoogleClientID == "") != (cfg.GoogleClientSecret == "") {
+		e.fail("GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together")
+	}
+	cfg.GoogleDiscoveryURL = e.httpURL("GOOGLE_DISCOVERY_URL", "https://accounts.google.com/.well-known/openid-configuration",
+		"GOOGLE_DISCOVERY_URL must be an absolute http(s) URL")
+}
+
+// loadPayment reads the simulated payment's timings; the timeout must
+// outlast the delay, and the shutdown grace defaults to outlast both.
+func loadPayment(e *env, cfg *Config) {
+	cfg.PaymentDelay = e.duration("PAYMENT_DELAY", 2*time.Second, 0, time.Minute, "PAYMENT_DELAY must be a duration from 0s to 1m such as 2s")
+	cfg.PaymentTimeout = e.duration("PAYMENT_TIMEOUT", 30*time.Second, time.Second, 5*time.Minute,
+		"PAYMENT_TIMEOUT must be a duration from 1s to 5m such as 30s")
+	if e.err == nil && cfg.PaymentTimeout <= cfg.PaymentDelay {
+		e.fail("PAYMENT_TIMEOUT (%s) must be longer than PAYMENT_DELAY (%s)", cfg.PaymentTimeout, cfg.PaymentDelay)
+	}
+	cfg.ShutdownGrace = e.duration("SHUTDOWN_GRACE", cfg.PaymentTimeout+5*time.Second, 0, 10*time.Minute,
+		"SHUTDOWN_GRACE must be a duration from 0s to 10m such as 35s")
+}
+
+// sessionSecret is SESSION_SECRET when set (long enough), else the secret
+// kept in the data directory, created on first start.
+func sessionSecret(v, dataDir string) ([]byte, error) {
+	if v == "" {
+		return loadOrCreateSecret(filepath.Join(dataDir, secretFile))
+	}
+	if len(v) < minSecretLength {
+		return nil, fmt.Errorf("SESSION_SECRET must be at least %d characters", minSecretLength)
+	}
+	return []byte(v), nil
+}
+
+// env reads environment variables and keeps the first error, so Load reads
+// as a list of settings. Each reader returns its default when the
+// variable is unset, and when it is invalid (the error then says why, with
+// the value: "<what>, got %q").
+type env struct {
+	get func(string) string
+	err error
+}
+
+func (e *env) fail(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (e *env) text(key, def string) string {
+	if v := e.get(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func (e *env) number(key string, def, lo, hi int, what string) int {
+	v := e.get(key)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		e.fail("%s, got %q", what, v)
+		return def
+	}
+	return n
+}
+
+func (e *env) boolean(key, what string) bool {
+	v := e.get(key)
+	if v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		e.fail("%s, got %q", what, v)
+	}
+	return b
+}
+
+func (e *env) duration(key string, def, lo, hi time.Duration, what string) time.Duration {
+	v := e.get(key)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < lo || d > hi {
+		e.fail("%s, got %q", what, v)
+		return def
+	}
+	return d
+}
+
+// httpURL reads an absolute http(s) URL; the default is trusted.
+func (e *env) httpURL(key, def, what string) string {
+	v := e.get(key)
+	if v == "" {
+		return def
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		e.fail("%s, got %q", what, v)
+		return def
+	}
+	return v
+}
+
+// proxies reads a comma-separated list of IP addresses or CIDR ranges.
+func (e *env) proxies(key string) []string {
+	v := strings.TrimSpace(e.get(key))
+	if v == "" {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			e.fail("%s must be a comma-separated list of IP addresses or CIDR ranges, got %q", key, p)
+			return nil
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // Secure reports whether cookies must carry the Secure flag.
 func (c *Config) Secure() bool { return c.BaseURL.Scheme == "https" }
+
+// Postgres reports whether DATABASE_URL names a PostgreSQL database.
+func (c *Config) Postgres() bool {
+	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+}
 
 // SQLitePath returns the file (or ":memory:") named by DatabaseURL.
 func (c *Config) SQLitePath() string {
@@ -269,11 +291,7 @@ func loadOrCreateSecret(path string) ([]byte, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, fmt.Errorf("generate session secret: %w", err)
-	}
-	s := hex.EncodeToString(raw)
+	s := shop.RandomHex(32)
 	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
 		return nil, fmt.Errorf("save session secret: %w", err)
 	}

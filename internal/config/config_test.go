@@ -83,6 +83,7 @@ func TestLoad_Errors(t *testing.T) {
 		{"LogLevel", map[string]string{"LOG_LEVEL": "loud"}, "LOG_LEVEL must be"},
 		{"ShortSecret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET must be at least 32"},
 		{"DatabaseScheme", map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with sqlite://"},
+		{"DatabaseMaxConns", map[string]string{"DATABASE_URL": "postgres://db/shop", "DATABASE_MAX_CONNS": "0"}, "DATABASE_MAX_CONNS must be a number from 1 to 1000"},
 		{"Dev", map[string]string{"DEV": "maybe"}, "DEV must be true or false"},
 		{"ImageFetchAllowPrivate", map[string]string{"IMAGE_FETCH_ALLOW_PRIVATE": "sometimes"}, "IMAGE_FETCH_ALLOW_PRIVATE must be true or false"},
 	}
@@ -133,6 +134,21 @@ func TestLoad_HardeningSettings(t *testing.T) {
 		bad["DATA_DIR"] = t.TempDir()
 		if _, err := config.Load(env(bad)); err == nil {
 			t.Errorf("%s: accepted %v", name, bad)
+		}
+	}
+}
+
+// DATABASE_URL selects PostgreSQL with either scheme, and its pool size.
+func TestLoad_Postgres(t *testing.T) {
+	for _, u := range []string{"postgres://shop:pw@db:5432/shop", "postgresql://db/shop?sslmode=disable"} {
+		cfg, err := config.Load(func(k string) string {
+			return map[string]string{"DATABASE_URL": u, "DATABASE_MAX_CONNS": "12", "SESSION_SECRET": strings.Repeat("x", 40)}[k]
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		if !cfg.Postgres() || cfg.DatabaseMaxConns != 12 || cfg.DatabaseURL != u {
+			t.Errorf("%s: postgres=%v max conns %d url %q", u, cfg.Postgres(), cfg.DatabaseMaxConns, cfg.DatabaseURL)
 		}
 	}
 }

@@ -4,8 +4,6 @@ package demo
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -37,7 +35,7 @@ type Account struct {
 // Seed creates the demo account with OrderCount orders in every status, or,
 // when it exists, gives it a new password and leaves its orders alone.
 func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
-	password := "demo-" + randomHex(6)
+	password := "demo-" + shop.RandomHex(6)
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
 		return Account{}, fmt.Errorf("demo: %w", err)
@@ -49,12 +47,13 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 		n, _ := s.CountOrders(ctx, u.ID)
 		return Account{Email: Email, Password: password, Orders: n, Existed: true}, nil
 	}
-	u := &shop.User{ID: "usr_demo_" + randomHex(6), Email: Email, DisplayName: "Demo Shopper", PhoneNumber: "+1 555 0100",
+	u := &shop.User{ID: "usr_demo_" + shop.RandomHex(6), Email: Email, DisplayName: "Demo Shopper", PhoneNumber: "+1 555 0100",
 		Address: "1 Moonlight Avenue", City: "Portland", State: "OR", ZipCode: "97201", Country: shop.DefaultCountry}
 	if err := s.CreateUser(ctx, u, hash); err != nil {
 		return Account{}, fmt.Errorf("demo: %w", err)
 	}
-	products, err := s.ListProducts(ctx, shop.ProductFilter{Page: 1, PageSize: 60, Sort: shop.SortPriceAsc})
+	page, err := s.Search(ctx, shop.ProductFilter{Page: 1, PageSize: 60, Sort: shop.SortPriceAsc})
+	products := page.Products
 	if err != nil || len(products) == 0 {
 		return Account{}, fmt.Errorf("demo: the catalogue is empty (%v)", err)
 	}
@@ -71,7 +70,7 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 			ID: fmt.Sprintf("NOC-DEMO-%03d", i+1), UserID: u.ID, Email: Email, Status: status,
 			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
 			ShipTo:        shop.Address{Name: u.DisplayName, Street: u.Address, City: u.City, State: u.State, ZipCode: u.ZipCode, Country: u.Country, Phone: u.PhoneNumber},
-			PaymentMethod: "Visa ending 4242", IdempotencyKey: "demo-" + randomHex(8),
+			PaymentMethod: "Visa ending 4242", IdempotencyKey: "demo-" + shop.RandomHex(8),
 			CreatedAt: now.Add(-time.Duration(i*3+1) * 24 * time.Hour).UTC().Truncate(time.Second),
 		}
 		if status == shop.StatusShipped || status == shop.StatusDelivered {
@@ -85,12 +84,4 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 		}
 	}
 	return Account{Email: Email, Password: password, Orders: OrderCount}, nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return hex.EncodeToString(b)
 }

@@ -140,3 +140,17 @@ type OutboxStore interface {
 	AddToOutbox(ctx context.Context, m Email) error
 	Outbox(ctx context.Context) ([]Email, error)
 }
+
+// MsgEmailTaken refuses an account for an e-mail address another account
+// already has; stores return it on the unique violation.
+const MsgEmailTaken = "An account with this email already exists."
+
+// Messages of the account stores, written once: every backend returns these.
+const (
+	// MsgUserNotFound answers a change to an account that does not exist.
+	MsgUserNotFound = "User not found."
+	// MsgResetLinkInvalid answers an unknown, used or expired reset token.
+	MsgResetLinkInvalid = "This reset link is invalid or has expired. Please request a new one."
+	// MsgSignInLinkInvalid answers an unknown, used or expired sign-in link.
+	MsgSignInLinkInvalid = "This sign-in link is invalid, used or expired. Please request a new one."
+)

@@ -5,8 +5,23 @@ import (
 	"time"
 )
 
-// MsgQuantityCap refuses a cart line above MaxCartQuantity.
-const MsgQuantityCap = "You can have at most 10 of an item in your cart."
+// Messages of the cart and wishlist rules, written once: every store and
+// handler returns these.
+const (
+	// MsgQuantityCap refuses a cart line above MaxCartQuantity (a test
+	// keeps the number in it equal to the constant).
+	MsgQuantityCap = "You can have at most 10 of an item in your cart."
+	// MsgUnknownProduct answers a cart or wishlist change for a product
+	// the catalogue no longer has.
+	MsgUnknownProduct = "That product is no longer available."
+	// MsgNotInCart answers a change to a cart line that is not there.
+	MsgNotInCart = "That item is not in your cart."
+	// MsgNotOnWishlist answers moving a product that is not on the
+	// wishlist.
+	MsgNotOnWishlist = "That product is not on your wishlist."
+	// MsgProductNotFound answers a product id the catalogue does not hold.
+	MsgProductNotFound = "Failed to load product details. Please try again later."
+)
 
 // CartLine is one product in a cart, priced from the catalogue.
 type CartLine struct {

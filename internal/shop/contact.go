@@ -16,6 +16,9 @@ type ContactMessage struct {
 	Subject   string
 	Message   string
 	CreatedAt time.Time
+	// HandledAt is when staff marked it handled (zero: not yet), by whom.
+	HandledAt time.Time
+	HandledBy string
 }
 
 // Limits keep a single message from filling the database; they are generous

@@ -48,6 +48,8 @@ type Order struct {
 	ShipTo         Address
 	PaymentMethod  string
 	TrackingNumber string // "" until shipped
+	Carrier        string // "" until shipped
+	CancelReason   string // "" unless cancelled
 	IdempotencyKey string
 	CreatedAt      time.Time
 	Lines          []OrderLine
@@ -168,3 +170,36 @@ type ChargeStore interface {
 	// ChargeByKey returns the charge for key, or an ENOTFOUND.
 	ChargeByKey(ctx context.Context, key string) (*Charge, error)
 }
+
+// MsgOrderExists refuses a second order under an id or idempotency key
+// that an order already has.
+const MsgOrderExists = "This order has already been placed."
+
+// OwnedBy reports whether userID (a signed-in account or a guest; "" for a
+// visitor) placed the order.
+func (o *Order) OwnedBy(userID string) bool { return userID != "" && userID == o.UserID }
+
+// VisibleTo is the one rule of who may see an order: whoever placed it, or a
+// visitor who looked this order up in this session (lookedUp is the order
+// id the lookup found, "" for none). Anyone else is told it does not exist.
+func (o *Order) VisibleTo(userID, lookedUp string) bool {
+	return o.OwnedBy(userID) || (lookedUp != "" && lookedUp == o.ID)
+}
+
+// MatchesLookup reports whether an e-mail address, as a visitor typed it,
+// lets them look the order up: a placed order (not one whose payment is
+// under way) with that address on it. Orders of deleted accounts have no
+// address and cannot be looked up.
+func (o *Order) MatchesLookup(email string) bool {
+	return o.Status != StatusPending && o.Email != "" && o.Email == NormalizeEmail(email)
+}
+
+// Messages of the order and charge stores, written once.
+const (
+	// MsgOrderNotFound answers an order id nobody may see or that is not there.
+	MsgOrderNotFound = "Order not found."
+	// MsgOrderPlaced refuses to complete an order that is no longer pending.
+	MsgOrderPlaced = "This order was already placed."
+	// MsgNoCharge answers a charge key the gateway has no record of.
+	MsgNoCharge = "No such charge."
+)

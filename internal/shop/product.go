@@ -26,6 +26,47 @@ type Product struct {
 	// Photo is the stored photo of an imported Image; zero when none is
 	// stored (yet, or its fetch failed).
 	Photo Photo
+	// Stock is how many the shop holds (issue 17). Cards read it from the
+	// in-memory catalogue (a few seconds old at most); the product page,
+	// the cart and Place Order read it live.
+	Stock int
+	// Original is the struck-through price staff set; 0 means the spec's
+	// price × 1.2.
+	Original Cents
+	// Hidden products are not sold: staff took them off the shop.
+	Hidden bool
+}
+
+// OnlyFewLeft is the stock at or below which a product says "Only N left".
+const OnlyFewLeft = 5
+
+// StockText is what cards and the product page say about stock.
+func (p Product) StockText() string {
+	switch {
+	case p.Stock <= 0:
+		return "Out of stock"
+	case p.Stock <= OnlyFewLeft:
+		return fmt.Sprintf("Only %d left", p.Stock)
+	}
+	return "In stock"
+}
+
+// InStock reports whether at least one can be bought.
+func (p Product) InStock() bool { return p.Stock > 0 }
+
+// MsgOutOfStock refuses an item that is sold out; MsgOnlyLeft one asked for
+// in a larger quantity than the shop holds (%d: the stock, %s: the title).
+const (
+	MsgOutOfStock = "Sorry, %s is out of stock."
+	MsgOnlyLeft   = "Sorry, only %d of %s left in stock."
+)
+
+// StockError is the message refusing quantity of p when stock are left.
+func StockError(title string, stock int) *Error {
+	if stock <= 0 {
+		return Errorf(EINVALID, MsgOutOfStock, title)
+	}
+	return Errorf(EINVALID, MsgOnlyLeft, stock, title)
 }
 
 // Seller is who sells a product; the spec fixes the rating.
@@ -35,10 +76,22 @@ type Seller struct {
 }
 
 // OriginalPrice is the struck-through price: price × 1.2, rounded to cents.
-func (p Product) OriginalPrice() Cents { return Cents((int64(p.Price)*12 + 5) / 10) }
+func (p Product) OriginalPrice() Cents {
+	if p.Original > 0 {
+		return p.Original
+	}
+	return Cents((int64(p.Price)*12 + 5) / 10)
+}
 
 // Discount is the percentage shown on the badge.
-func (p Product) Discount() int { return DiscountPercent }
+func (p Product) Discount() int {
+	if p.Original > p.Price {
+		return int((int64(p.Original-p.Price)*100 + int64(p.Original)/2) / int64(p.Original))
+	} else if p.Original > 0 {
+		return 0
+	}
+	return DiscountPercent
+}
 
 // Shipping is the shipping text on cards and the product page: the spec's
 // fixed "Free Shipping" would promise what the cart does not do below $50.
@@ -100,38 +153,6 @@ type ProductFilter struct {
 // Offset is the number of rows before the page.
 func (f ProductFilter) Offset() int { return (f.Page - 1) * f.PageSize }
 
-// SearchHit is a product a search matched: its key in the store (stable
-// until the catalogue changes) and its relevance score, lower is more
-// relevant (SQLite FTS5's bm25 sign).
-type SearchHit struct {
-	Key   int64
-	Score float64
-}
-
-// ProductFacet is what the filters and sort orders need of a product.
-type ProductFacet struct {
-	Key      int64 // as in SearchHit
-	ID       string
-	Category string
-	Price    Cents
-	Rating   float64
-	Featured bool
-}
-
-// Matches reports whether the product passes f's category, price and
-// rating constraints (not its Query).
-func (p *ProductFacet) Matches(f *ProductFilter) bool {
-	switch {
-	case f.Category == FeaturedCategory && !p.Featured,
-		f.Category != "" && f.Category != FeaturedCategory && f.Category != p.Category,
-		f.MinPrice > 0 && p.Price < f.MinPrice,
-		f.MaxPrice > 0 && p.Price > f.MaxPrice,
-		f.MinRating > 0 && p.Rating < float64(f.MinRating):
-		return false
-	}
-	return true
-}
-
 // SearchWords splits what a shopper typed into search words: lower-case
 // runs of letters and digits, each once, in the order typed.
 func SearchWords(q string) []string {
@@ -150,47 +171,47 @@ type ProductPage struct {
 	Total    int
 }
 
-// CatalogStore keeps the catalogue.
+// CatalogStore keeps the catalogue. Products are known by their id only:
+// whatever key a backend uses inside (a rowid, a ctid) never leaves it.
 type CatalogStore interface {
+	// Product returns one product, or an ENOTFOUND.
 	Product(ctx context.Context, id string) (*Product, error)
-	// ListProducts lists one page of products. It does not search: a
-	// filter with a Query is an error (searches go through SearchHits).
-	ListProducts(ctx context.Context, f ProductFilter) ([]Product, error)
-	// CountMatching counts every product the filter matches, on all pages
-	// (no Query either).
-	CountMatching(ctx context.Context, f ProductFilter) (int, error)
-	// SearchHits finds every product that matches all of words, each word
-	// as a prefix, and scores it, in no particular order. Scores add up
-	// across words: a product's score for [a b] is its score for [a] plus
-	// its score for [b], so the hits of a query can be composed from the
-	// hits of its words.
-	SearchHits(ctx context.Context, words []string) ([]SearchHit, error)
-	// WordKey names what a search word matches: two words with the same
-	// key match the same products with the same scores ("walnuts" and
-	// "walnut" once stemmed), so they can share their hits.
-	WordKey(ctx context.Context, word string) (string, error)
-	// FrequentTerms lists words (index terms) that at least minProducts
-	// products hold, at most limit, the most frequent first.
-	FrequentTerms(ctx context.Context, minProducts, limit int) ([]string, error)
-	// ProductFacets returns, for every product, what filters and sorting
-	// look at, ordered by product id.
-	ProductFacets(ctx context.Context) ([]ProductFacet, error)
-	// ProductsByKey returns the products with these search keys, in the
-	// order given; keys of products that no longer exist are skipped.
-	ProductsByKey(ctx context.Context, keys []int64) ([]Product, error)
+	// Search returns the page of products f selects and how many it
+	// selects on all pages. With a Query, a product matches when it holds
+	// every word of it (SearchWords), each as a word prefix ("head" finds
+	// "headphones") and plurals as their singular ("walnuts" finds
+	// "walnut"), except words of one or two characters, which match whole
+	// words only ("tv", "4"). SortRelevance puts products that match in
+	// their title above those that match only in their description, the
+	// product id breaking ties; how relevance is scored beyond that is
+	// the backend's own. The price sorts break ties by id (descending for
+	// SortPriceDesc); without a Query every order but SortPriceDesc is
+	// price ascending. Category, price and rating filters and paging apply
+	// either way.
+	Search(ctx context.Context, f ProductFilter) (ProductPage, error)
+	// SearchTerms returns the candidates for "Did you mean": the words
+	// (three characters or more, lower case) of product titles and
+	// categories, each with the number of products using it.
+	SearchTerms(ctx context.Context) (map[string]int, error)
+	// Categories lists the category names, alphabetically.
 	Categories(ctx context.Context) ([]string, error)
 	// AllProducts returns every product in id order.
 	AllProducts(ctx context.Context) ([]Product, error)
+	// CountProducts counts the whole catalogue.
+	CountProducts(ctx context.Context) (int, error)
 	// CatalogVersion changes whenever ReplaceCatalog changes the catalogue,
 	// in whichever process: servers poll it to refresh what they keep.
 	CatalogVersion(ctx context.Context) (int64, error)
-	FeaturedProducts(ctx context.Context, limit int) ([]Product, error)
-	CountProducts(ctx context.Context) (int, error)
 	// ReplaceCatalog upserts products and categories of one source in one
-	// transaction and removes that source's products missing from the list.
+	// transaction and removes that source's products missing from the list;
+	// categories no product uses any more are removed too.
 	ReplaceCatalog(ctx context.Context, source string, categories []string, products []Product) error
-	// SearchTerms returns the indexed vocabulary with document counts, for
-	// "Did you mean" suggestions.
-	SearchTerms(ctx context.Context) (map[string]int, error)
-	AllProductIDs(ctx context.Context) ([]string, error)
+}
+
+// SearchWarmer is implemented by stores whose search keeps per-catalogue
+// work worth doing before the first shopper asks (SQLite scores its
+// frequent words in advance). The catalogue service calls it after start
+// and after each import.
+type SearchWarmer interface {
+	WarmSearch(ctx context.Context) error
 }

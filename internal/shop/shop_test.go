@@ -1,6 +1,7 @@
 package shop_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -100,5 +101,46 @@ func TestShippingTexts(t *testing.T) {
 	}
 	if got := shop.FreeShippingUntil(4200); got != 800 {
 		t.Errorf("FreeShippingUntil(4200): got %d, want 800", got)
+	}
+}
+
+// The cap's message states the cap the stores enforce.
+func TestMsgQuantityCap(t *testing.T) {
+	if want := fmt.Sprintf("at most %d of an item", shop.MaxCartQuantity); !strings.Contains(shop.MsgQuantityCap, want) {
+		t.Errorf("got %q, want it to say %q", shop.MsgQuantityCap, want)
+	}
+}
+
+func TestOrder_Visibility(t *testing.T) {
+	o := &shop.Order{ID: "NOC-1", UserID: "usr_1", Email: "owl@example.com", Status: shop.StatusShipped}
+	for _, tt := range []struct {
+		name             string
+		userID, lookedUp string
+		want             bool
+	}{
+		{"Owner", "usr_1", "", true},
+		{"OtherAccount", "usr_2", "", false},
+		{"Visitor", "", "", false},
+		{"VisitorWhoLookedItUp", "", "NOC-1", true},
+		{"VisitorWhoLookedUpAnother", "", "NOC-2", false},
+		{"OtherAccountWhoLookedItUp", "usr_2", "NOC-1", true},
+	} {
+		if got := o.VisibleTo(tt.userID, tt.lookedUp); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		email, status, typed string
+		want                 bool
+	}{
+		{"owl@example.com", shop.StatusShipped, " OWL@example.com ", true},
+		{"owl@example.com", shop.StatusShipped, "lark@example.com", false},
+		{"owl@example.com", shop.StatusPending, "owl@example.com", false},
+		{"", shop.StatusShipped, "", false}, // a deleted account's order
+	} {
+		o := &shop.Order{Email: tt.email, Status: tt.status}
+		if got := o.MatchesLookup(tt.typed); got != tt.want {
+			t.Errorf("lookup of %q (%s) with %q: got %v, want %v", tt.email, tt.status, tt.typed, got, tt.want)
+		}
 	}
 }

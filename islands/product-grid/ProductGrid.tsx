@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { attrsToProps, mountNestedIslands, parseHtml } from "../shared/server-html";
+import { attrsToProps, mountNestedIslands } from "../shared/server-html";
 import type { IslandContext } from "../shared/types";
 
 export interface ProductGridProps extends IslandContext {
@@ -75,17 +75,25 @@ function readPage(json: unknown): PageResponse {
   return d as unknown as PageResponse;
 }
 
-/** The server's <ul class="grid"> (attributes, cards), <nav class="pagination"> and "Show previous" (if any). */
-function readServer(serverHtml: string) {
-  const html = parseHtml(serverHtml);
-  const ul = html.querySelector("ul.grid");
+/**
+ * The server's <ul class="grid">, its <nav class="pagination"> and "Show previous" (if any),
+ * read from the page itself: the island leaves them where they are (entry.ts mounts it in an
+ * element of its own after them), so the cards and their images are never re-created. Cards
+ * made anew would paint again, and the largest of them would count as a late LCP.
+ */
+function readServer(mountEl: HTMLElement) {
+  const ul = mountEl.querySelector<HTMLUListElement>(":scope > ul.grid");
   if (!ul) throw new Error("product-grid: no ul.grid in the server markup");
-  const nav = html.querySelector("nav.pagination");
-  const prev = html.querySelector<HTMLAnchorElement>("a[data-testid=show-previous]");
+  const nav = mountEl.querySelector<HTMLElement>(":scope > nav.pagination");
+  const prevBox = mountEl.querySelector<HTMLElement>(":scope > p.show-previous");
+  const prev = prevBox?.querySelector<HTMLAnchorElement>("a[data-testid=show-previous]") ?? null;
   return {
-    grid: { props: attrsToProps(ul), html: { __html: ul.innerHTML } },
+    ul,
     cards: ul.children.length,
+    navEl: nav,
     nav: nav && { props: attrsToProps(nav), html: { __html: nav.innerHTML } },
+    prevBox,
+    prev,
     prevHref: prev?.getAttribute("href") ?? "",
   };
 }
@@ -93,9 +101,9 @@ function readServer(serverHtml: string) {
 const products = (n: number) => (n === 1 ? "1 product" : `${n} products`);
 
 /**
- * Infinite scroll over templ's ProductGrid (views/pages/catalog.templ). React renders into
- * the server's <div class="grid-wrap">: the same <ul class="grid"> with the server's cards,
- * a polite status line, a sentinel while more can load, and the end / error messages. When
+ * Infinite scroll over templ's ProductGrid (views/pages/catalog.templ). The server's
+ * <div class="grid-wrap"> keeps its <ul class="grid"> and cards; React renders after them a
+ * polite status line, a sentinel while more can load, and the end / error messages. When
  * the last card comes near the viewport it fetches the next page's cards (server HTML) and
  * appends them to the same <ul>; the cards are never re-rendered, so their forms, focus and
  * nested islands stay as they are. The URL follows the last page loaded (replaceState), so
@@ -103,8 +111,8 @@ const products = (n: number) => (n === 1 ? "1 product" : `${n} products`);
  * load more on its own (no IntersectionObserver, last page) or after a failed load.
  * The mount element gets data-page="N": the last page loaded.
  */
-export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePath, pageApi, serverHtml, mountEl }: ProductGridProps) {
-  const [server] = useState(() => readServer(serverHtml));
+export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePath, pageApi, mountEl }: ProductGridProps) {
+  const [server] = useState(() => readServer(mountEl));
   const [initialPage] = useState(() => (typeof firstPage === "number" && firstPage > 0 ? firstPage : 1));
   // A page before the last is full, so the first page's size is the page size.
   const pageSize = Math.max(1, server.cards);
@@ -123,7 +131,7 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
   const [failures, setFailures] = useState(0); // consecutive failed loads; > 0 shows the error
   const [status, setStatus] = useState("");
 
-  const gridRef = useRef<HTMLUListElement>(null);
+  const gridRef = useRef<HTMLUListElement>(server.ul);
   const sentinelRef = useRef<HTMLDivElement>(null);
   const retryRef = useRef<HTMLButtonElement>(null);
   const next = useRef(canScroll ? (nextApi as string) : "");
@@ -183,7 +191,47 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
     history.replaceState({ ...state, grid }, "", url);
   };
 
-  // After earlier pages went in above (and Show previous re-rendered): put the view back,
+  // The numbered pagination gives way to scrolling (a failed load shows it again, in the
+  // error box); without scrolling it stays as the server made it.
+  useLayoutEffect(() => {
+    if (canScroll) server.navEl?.remove();
+  }, []);
+
+  // "Show previous" is the server's link (before the effect below that puts the view back,
+  // since removing it moves the cards), kept up to date: it loads the page above the
+  // first one shown, in place; without the API it works as a link.
+  const prevHref = first > 1 && server.prevHref ? withPage(server.prevHref, first - 1) : "";
+  useLayoutEffect(() => {
+    const { prevBox, prev } = server;
+    if (!prevBox || !prev) return;
+    if (!prevHref) {
+      prevBox.remove();
+      return;
+    }
+    prev.href = prevHref;
+    prev.textContent = loadingPrev ? "Loading…" : "Show previous";
+    if (loadingPrev) prev.setAttribute("aria-disabled", "true");
+    else prev.removeAttribute("aria-disabled");
+  }, [prevHref, loadingPrev]);
+  useEffect(() => {
+    const prev = server.prev;
+    if (!prev || !canPrev) return;
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      const before = shown.current.first - 1;
+      if (before < 1 || busy.current) return;
+      const href = prev.href;
+      void prepend(before, before).then((ok) => {
+        if (!ok) location.assign(href);
+      });
+    };
+    prev.addEventListener("click", onClick);
+    return () => prev.removeEventListener("click", onClick);
+    // prepend reads refs and setters only.
+  }, []);
+
+  // After earlier pages went in above (and Show previous changed): put the view back,
   // at the saved scroll position (Back) or with the old first card where it was.
   const keep = useRef<{ el: Element; top: number } | null>(null);
   const restoreY = useRef<number | null>(null);
@@ -316,31 +364,8 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
     );
   };
 
-  const prevHref = first > 1 && server.prevHref ? withPage(server.prevHref, first - 1) : "";
-
   return (
     <>
-      {prevHref && (
-        <p className="show-previous">
-          <a
-            href={prevHref}
-            rel="prev"
-            className="btn btn-secondary"
-            data-testid="show-previous"
-            aria-disabled={loadingPrev || undefined}
-            onClick={(event) => {
-              if (!canPrev) return; // the link works as a link
-              event.preventDefault();
-              void prepend(first - 1, first - 1).then((ok) => {
-                if (!ok) location.assign(prevHref);
-              });
-            }}
-          >
-            {loadingPrev ? "Loading…" : "Show previous"}
-          </a>
-        </p>
-      )}
-      <ul {...server.grid.props} ref={gridRef} dangerouslySetInnerHTML={server.grid.html} />
       <p className="sr-only" aria-live="polite" data-testid="grid-status">
         {status}
       </p>
@@ -372,7 +397,6 @@ export default function ProductGrid({ page: firstPage, hasMore, nextApi, basePat
           You've reached the end.
         </p>
       )}
-      {!canScroll && server.nav && <nav {...server.nav.props} dangerouslySetInnerHTML={server.nav.html} />}
     </>
   );
 }

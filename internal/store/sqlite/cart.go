@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -15,13 +14,9 @@ var (
 	_ shop.WishlistStore = (*DB)(nil)
 )
 
-// Messages of the cart rules.
-const (
-	MsgUnknownProduct  = "That product is no longer available."
-	msgNotInCart       = "That item is not in your cart."
-	foreignKeyFailed   = "FOREIGN KEY constraint failed"
-	checkFailedMessage = "CHECK constraint failed"
-)
+// unknownProduct is what a cart or wishlist change for a product that is
+// not (or no longer) in the catalogue breaks: the foreign key.
+var unknownProduct = Messages{shop.ENOTFOUND: shop.MsgUnknownProduct}
 
 // Cart returns the owner's cart, oldest line first, priced from the catalogue.
 func (db *DB) Cart(ctx context.Context, owner string) (shop.Cart, error) {
@@ -69,10 +64,8 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 	res, err := db.exec(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
 		WHERE quantity + excluded.quantity <= ?`, owner, productID, quantity, db.now().Unix(), shop.MaxCartQuantity)
-	if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
-		return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
-	} else if err != nil {
-		return fmt.Errorf("add to cart: %w", err)
+	if err != nil {
+		return FormatError(err, "add to cart", unknownProduct)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
@@ -93,7 +86,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 		return fmt.Errorf("set cart quantity: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return shop.Errorf(shop.ENOTFOUND, msgNotInCart)
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgNotInCart)
 	}
 	return nil
 }
@@ -179,12 +172,7 @@ func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, 
 func (db *DB) AddToWishlist(ctx context.Context, userID, productID string) error {
 	_, err := db.exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
 		ON CONFLICT DO NOTHING`, userID, productID, db.now().Unix())
-	if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
-		return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
-	} else if err != nil {
-		return fmt.Errorf("add to wishlist: %w", err)
-	}
-	return nil
+	return FormatError(err, "add to wishlist", unknownProduct)
 }
 
 // RemoveFromWishlist removes a product from the wishlist.
@@ -208,10 +196,8 @@ func (db *DB) ToggleWishlist(ctx context.Context, userID, productID string) (boo
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)`,
 			userID, productID, db.now().Unix())
-		if err != nil && strings.Contains(err.Error(), foreignKeyFailed) {
-			return shop.Errorf(shop.ENOTFOUND, MsgUnknownProduct)
-		} else if err != nil {
-			return fmt.Errorf("toggle wishlist: %w", err)
+		if err != nil {
+			return FormatError(err, "toggle wishlist", unknownProduct)
 		}
 		on = true
 		return nil
@@ -228,13 +214,13 @@ func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
 			return fmt.Errorf("move to cart: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return shop.Errorf(shop.ENOTFOUND, "That product is not on your wishlist.")
+			return shop.Errorf(shop.ENOTFOUND, shop.MsgNotOnWishlist)
 		}
 		res, err = tx.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, 1, ?)
 			ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + 1 WHERE quantity + 1 <= ?`,
 			userID, productID, db.now().Unix(), shop.MaxCartQuantity)
 		if err != nil {
-			return fmt.Errorf("move to cart: %w", err)
+			return FormatError(err, "move to cart", unknownProduct)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)

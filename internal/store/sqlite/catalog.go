@@ -5,17 +5,22 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-var _ shop.CatalogStore = (*DB)(nil)
+var (
+	_ shop.CatalogStore = (*DB)(nil)
+	_ shop.SearchWarmer = (*DB)(nil)
+)
 
 // The photo columns are subqueries rather than a join so that every query
 // keeps its plain "FROM products p"; each is one primary-key lookup.
 const productColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured,
+	p.stock, p.original_price_cents, p.hidden,
 	COALESCE((SELECT i.hash FROM images i WHERE i.url = p.image), ''),
 	COALESCE((SELECT i.width FROM images i WHERE i.url = p.image), 0),
 	COALESCE((SELECT i.height FROM images i WHERE i.url = p.image), 0)`
@@ -24,15 +29,15 @@ const productColumns = `p.id, p.title, p.description, p.category, p.price_cents,
 func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
 	var p shop.Product
 	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured,
-		&p.Photo.Hash, &p.Photo.Width, &p.Photo.Height}, extra...)...)
+		&p.Stock, &p.Original, &p.Hidden, &p.Photo.Hash, &p.Photo.Width, &p.Photo.Height}, extra...)...)
 	return p, err
 }
 
 // Product returns one product or an ENOTFOUND.
 func (db *DB) Product(ctx context.Context, id string) (*shop.Product, error) {
-	p, err := scanProduct(db.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ?`, id))
+	p, err := scanProduct(db.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ? AND p.hidden = 0`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, "Failed to load product details. Please try again later.")
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
 	} else if err != nil {
 		return nil, fmt.Errorf("product %s: %w", id, err)
 	}
@@ -63,94 +68,23 @@ func wholeWordOnly(w string) bool { return utf8.RuneCountInString(w) < minPrefix
 // minPrefix is the shortest word that matches as a prefix.
 const minPrefix = 3
 
-// where builds the WHERE clause shared by listing and counting.
-func where(f shop.ProductFilter) (string, []any) {
-	var conds []string
-	var args []any
-	switch f.Category {
-	case "":
-	case shop.FeaturedCategory:
-		conds = append(conds, "p.featured = 1")
-	default:
-		conds = append(conds, "p.category = ?")
-		args = append(args, f.Category)
-	}
-	if f.MinPrice > 0 {
-		conds = append(conds, "p.price_cents >= ?")
-		args = append(args, f.MinPrice)
-	}
-	if f.MaxPrice > 0 {
-		conds = append(conds, "p.price_cents <= ?")
-		args = append(args, f.MaxPrice)
-	}
-	if f.MinRating > 0 {
-		conds = append(conds, "p.rating >= ?")
-		args = append(args, f.MinRating)
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-var errSearchInList = errors.New("a search goes through SearchHits, not a listing")
-
-// ListProducts returns one page of the products f selects.
-func (db *DB) ListProducts(ctx context.Context, f shop.ProductFilter) ([]shop.Product, error) {
-	if f.Query != "" {
-		return nil, errSearchInList
-	}
-	w, args := where(f)
-	order := " ORDER BY p.price_cents, p.id"
-	if f.Sort == shop.SortPriceDesc {
-		order = " ORDER BY p.price_cents DESC, p.id DESC"
-	}
-	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
-		append(args, f.PageSize, f.Offset())...)
-	if err != nil {
-		return nil, fmt.Errorf("list products: %w", err)
-	}
-	defer rows.Close()
-	out := make([]shop.Product, 0, f.PageSize)
-	for rows.Next() {
-		p, err := scanProduct(rows)
-		if err != nil {
-			return nil, fmt.Errorf("scan product: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
-// CountMatching counts the products f selects.
-func (db *DB) CountMatching(ctx context.Context, f shop.ProductFilter) (int, error) {
-	if f.Query != "" {
-		return 0, errSearchInList
-	}
-	w, args := where(f)
-	var n int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count products: %w", err)
-	}
-	return n, nil
-}
-
-// SearchHits scores every match with the table's rank, bm25 with weights
+// searchHits scores every match with the table's rank, bm25 with weights
 // title 10, description 2, category 4 (migration 00003). bm25 sums one
 // term per phrase, each with its own IDF, which is what makes the scores
 // of separate words add up.
-func (db *DB) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit, error) {
+func (db *DB) searchHits(ctx context.Context, words []string) ([]searchHit, error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
+	db.search.scored.Add(1)
 	rows, err := db.query(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", words, err)
 	}
 	defer rows.Close()
-	var out []shop.SearchHit
+	var out []searchHit
 	for rows.Next() {
-		var h shop.SearchHit
+		var h searchHit
 		if err := rows.Scan(&h.Key, &h.Score); err != nil {
 			return nil, fmt.Errorf("scan search hit: %w", err)
 		}
@@ -159,11 +93,11 @@ func (db *DB) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit,
 	return out, rows.Err()
 }
 
-// WordKey is the set of index terms a search word matches as a prefix,
+// wordKey is the set of index terms a search word matches as a prefix,
 // after stemming: "walnuts" and "walnut" both match the terms starting
 // with "walnut". A word the tokenizer splits, or a prefix of more than
 // maxKeyTerms terms, is its own key.
-func (db *DB) WordKey(ctx context.Context, word string) (string, error) {
+func (db *DB) wordKey(ctx context.Context, word string) (string, error) {
 	if wholeWordOnly(word) {
 		return "whole:" + word, nil
 	}
@@ -193,26 +127,26 @@ func (db *DB) WordKey(ctx context.Context, word string) (string, error) {
 // ("w") are rarely shared anyway.
 const maxKeyTerms = 32
 
-// FrequentTerms lists up to limit index terms that at least minProducts
+// frequentTerms lists up to limit index terms that at least minProducts
 // products hold, the most frequent first.
-func (db *DB) FrequentTerms(ctx context.Context, minProducts, limit int) ([]string, error) {
+func (db *DB) frequentTerms(ctx context.Context, minProducts, limit int) ([]string, error) {
 	return db.strings(ctx, "frequent terms", `SELECT term FROM products_vocab WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?`, minProducts, limit)
 }
 
-// ProductFacets reads the filterable fields of the whole catalogue.
-func (db *DB) ProductFacets(ctx context.Context) ([]shop.ProductFacet, error) {
+// allFacets reads the filterable fields of the whole catalogue.
+func (db *DB) allFacets(ctx context.Context) ([]productFacet, error) {
 	var n int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products WHERE hidden = 0`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("product facets: %w", err)
 	}
-	rows, err := db.query(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products ORDER BY id`)
+	rows, err := db.query(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products WHERE hidden = 0 ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("product facets: %w", err)
 	}
 	defer rows.Close()
-	out := make([]shop.ProductFacet, 0, n)
+	out := make([]productFacet, 0, n)
 	for rows.Next() {
-		var f shop.ProductFacet
+		var f productFacet
 		if err := rows.Scan(&f.Key, &f.ID, &f.Category, &f.Price, &f.Rating, &f.Featured); err != nil {
 			return nil, fmt.Errorf("scan product facet: %w", err)
 		}
@@ -221,18 +155,20 @@ func (db *DB) ProductFacets(ctx context.Context) ([]shop.ProductFacet, error) {
 	return out, rows.Err()
 }
 
-// ProductsByKey fetches a page of products by search key, in key order.
-func (db *DB) ProductsByKey(ctx context.Context, keys []int64) ([]shop.Product, error) {
+// productsByKey fetches a page of products by rowid, in the order given;
+// rowids of products that no longer exist are skipped.
+func (db *DB) productsByKey(ctx context.Context, keys []int64) ([]shop.Product, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(keys))
+	// The keys travel as one JSON array, so the statement text is the same
+	// for every page and its prepared statement is kept.
+	list := make([]string, len(keys))
 	for i, k := range keys {
-		args[i] = k
+		list[i] = strconv.FormatInt(k, 10)
 	}
-	// Not a kept statement: its text varies with the number of keys.
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
-		WHERE p.rowid IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
+	rows, err := db.query(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
+		WHERE p.hidden = 0 AND p.rowid IN (SELECT value FROM json_each(?))`, "["+strings.Join(list, ",")+"]")
 	if err != nil {
 		return nil, fmt.Errorf("products by key: %w", err)
 	}
@@ -263,11 +199,6 @@ func (db *DB) Categories(ctx context.Context) ([]string, error) {
 	return db.strings(ctx, "categories", `SELECT name FROM categories ORDER BY name`)
 }
 
-// AllProductIDs lists every product id (for the sitemap).
-func (db *DB) AllProductIDs(ctx context.Context) ([]string, error) {
-	return db.strings(ctx, "product ids", `SELECT id FROM products ORDER BY id`)
-}
-
 func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
 	rows, err := db.query(ctx, q, args...)
 	if err != nil {
@@ -296,10 +227,15 @@ func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 // AllProducts returns the whole catalogue in id order, for the service's
 // in-memory copy.
 func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
-	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p ORDER BY p.id`)
+	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p WHERE p.hidden = 0 ORDER BY p.id`)
 	if err != nil {
 		return nil, fmt.Errorf("all products: %w", err)
 	}
+	return scanProducts(rows)
+}
+
+// scanProducts reads rows of productColumns and closes them.
+func scanProducts(rows *sql.Rows) ([]shop.Product, error) {
 	defer rows.Close()
 	var out []shop.Product
 	for rows.Next() {
@@ -309,7 +245,10 @@ func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read products: %w", err)
+	}
+	return out, nil
 }
 
 // CatalogVersion returns the catalogue's version, which every
@@ -322,18 +261,21 @@ func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
-// FeaturedProducts returns up to limit featured products, cheapest first.
-func (db *DB) FeaturedProducts(ctx context.Context, limit int) ([]shop.Product, error) {
-	return db.ListProducts(ctx, shop.ProductFilter{Category: shop.FeaturedCategory, Page: 1, PageSize: limit})
-}
-
 // CountProducts counts the whole catalogue.
 func (db *DB) CountProducts(ctx context.Context) (int, error) {
-	return db.CountMatching(ctx, shop.ProductFilter{})
+	var n int
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count products: %w", err)
+	}
+	return n, nil
 }
 
 // ReplaceCatalog upserts one source's catalogue in a single transaction:
-// readers see the old catalogue or the new one, never half of each.
+// readers see the old catalogue or the new one, never half of each. What
+// an import owns (README, "What an import may change"): the fields of the
+// products it brings, except stock, which it sets only for a product it
+// creates, and except products a staff member edited (staff_edited), which
+// it neither updates nor removes.
 func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []string, products []shop.Product) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		now := db.now().Unix()
@@ -347,13 +289,13 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 			return fmt.Errorf("import: %w", err)
 		}
 		upsert, err := tx.PrepareContext(ctx, `INSERT INTO products
-			(id, title, description, category, price_cents, image, rating, review_count, featured, source, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			(id, title, description, category, price_cents, image, rating, review_count, featured, source, updated_at, stock)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
 				category = excluded.category, price_cents = excluded.price_cents, image = excluded.image,
 				rating = excluded.rating, review_count = excluded.review_count, featured = excluded.featured,
 				source = excluded.source, updated_at = excluded.updated_at
-			WHERE (title, description, category, price_cents, image, rating, review_count, featured, source)
+			WHERE products.staff_edited = 0 AND (title, description, category, price_cents, image, rating, review_count, featured, source)
 				IS NOT (excluded.title, excluded.description, excluded.category, excluded.price_cents, excluded.image,
 				excluded.rating, excluded.review_count, excluded.featured, excluded.source)`)
 		if err != nil {
@@ -367,14 +309,14 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 		defer keep.Close()
 		for _, p := range products {
 			if _, err := upsert.ExecContext(ctx, p.ID, p.Title, p.Description, p.Category, p.Price, p.Image,
-				p.Rating, p.ReviewCount, p.Featured, source, now); err != nil {
+				p.Rating, p.ReviewCount, p.Featured, source, now, max(p.Stock, 0)); err != nil {
 				return fmt.Errorf("import product %s: %w", p.ID, err)
 			}
 			if _, err := keep.ExecContext(ctx, p.ID); err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM products WHERE source = ? AND id NOT IN (SELECT id FROM temp.import_ids)`, source); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM products WHERE source = ? AND staff_edited = 0 AND id NOT IN (SELECT id FROM temp.import_ids)`, source); err != nil {
 			return fmt.Errorf("import: remove old products: %w", err)
 		}
 		for _, c := range categories {

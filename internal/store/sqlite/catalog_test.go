@@ -1,4 +1,4 @@
-package sqlite_test
+package sqlite
 
 import (
 	"cmp"
@@ -9,9 +9,9 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-func searchCatalog(t *testing.T) shop.CatalogStore {
+func searchCatalog(t *testing.T) *DB {
 	t.Helper()
-	db := MustOpenDB(t)
+	db := openTestDB(t)
 	products := []shop.Product{
 		{ID: "p1", Title: "Walnut desk lamp", Description: "A lamp of oiled walnut.", Category: "home", Price: 4500},
 		{ID: "p2", Title: "Walnuts in a jar", Description: "Snack.", Category: "home", Price: 900},
@@ -47,21 +47,21 @@ func TestWordKey(t *testing.T) {
 		{"zzz", "qqq", true}, // neither matches anything
 	}
 	for _, tt := range tests {
-		ka, err := db.WordKey(ctx, tt.a)
+		ka, err := db.wordKey(ctx, tt.a)
 		if err != nil {
 			t.Fatal(err)
 		}
-		kb, err := db.WordKey(ctx, tt.b)
+		kb, err := db.wordKey(ctx, tt.b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if (ka == kb) != tt.same {
 			t.Errorf("WordKey(%q) = %q, WordKey(%q) = %q; same = %v, want %v", tt.a, ka, tt.b, kb, ka == kb, tt.same)
 		}
-		ha, _ := db.SearchHits(ctx, []string{tt.a})
-		hb, _ := db.SearchHits(ctx, []string{tt.b})
-		slices.SortFunc(ha, func(x, y shop.SearchHit) int { return cmp.Compare(x.Key, y.Key) })
-		slices.SortFunc(hb, func(x, y shop.SearchHit) int { return cmp.Compare(x.Key, y.Key) })
+		ha, _ := db.searchHits(ctx, []string{tt.a})
+		hb, _ := db.searchHits(ctx, []string{tt.b})
+		slices.SortFunc(ha, func(x, y searchHit) int { return cmp.Compare(x.Key, y.Key) })
+		slices.SortFunc(hb, func(x, y searchHit) int { return cmp.Compare(x.Key, y.Key) })
 		if sameHits := slices.Equal(ha, hb); ka == kb && !sameHits {
 			t.Errorf("%q and %q share a key but match differently: %v vs %v", tt.a, tt.b, ha, hb)
 		}
@@ -74,7 +74,7 @@ func TestSearchHits_ScoresAddUp(t *testing.T) {
 	db := searchCatalog(t)
 	ctx := context.Background()
 	score := func(words ...string) map[int64]float64 {
-		hits, err := db.SearchHits(ctx, words)
+		hits, err := db.searchHits(ctx, words)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestSearchHits_ScoresAddUp(t *testing.T) {
 
 func TestFrequentTerms(t *testing.T) {
 	db := searchCatalog(t)
-	got, err := db.FrequentTerms(context.Background(), 3, 10)
+	got, err := db.frequentTerms(context.Background(), 3, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -13,9 +12,16 @@ import (
 
 var _ shop.OrderStore = (*DB)(nil)
 
-const orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
+// orderColumns are read in scanOrder's order; orderInsertColumns are the
+// same columns as INSERT names them (no NULL handling).
+const (
+	orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
-	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until`
+	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason`
+	orderInsertColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
+	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
+	tracking_number, idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason`
+)
 
 func scanOrder(row interface{ Scan(...any) error }) (*shop.Order, error) {
 	var o shop.Order
@@ -23,9 +29,9 @@ func scanOrder(row interface{ Scan(...any) error }) (*shop.Order, error) {
 	a := &o.ShipTo
 	err := row.Scan(&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
 		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
-		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease)
+		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, "Order not found.")
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
 	} else if err != nil {
 		return nil, fmt.Errorf("scan order: %w", err)
 	}
@@ -48,12 +54,12 @@ func insertOrder(ctx context.Context, tx interface {
 	if !o.LeaseUntil.IsZero() {
 		lease = o.LeaseUntil.Unix()
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO orders (`+strings.Replace(orderColumns, "COALESCE(tracking_number, '')", "tracking_number", 1)+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.ExecContext(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.UserID, o.Email, o.Status, o.Subtotal, o.Shipping, o.Tax, o.Total,
 		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix(),
-		o.CartOwner, o.ChargeKey, lease)
+		o.CartOwner, o.ChargeKey, lease, o.Carrier, o.CancelReason)
 	if err != nil {
-		return err
+		return FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
 	}
 	for i, l := range o.Lines {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO order_lines (order_id, position, product_id, name, price_cents, quantity, image)
@@ -104,6 +110,10 @@ func (db *DB) ClaimCart(ctx context.Context, owner, key string, build func(shop.
 		if err := insertOrder(ctx, tx, o); err != nil {
 			return fmt.Errorf("claim order: %w", err)
 		}
+		// Stock is taken with the claim, in its transaction (issue 17).
+		if err := takeStock(ctx, tx, o.Lines, db.now()); err != nil {
+			return err
+		}
 		out = o
 		return nil
 	})
@@ -131,7 +141,7 @@ func (db *DB) CompleteOrder(ctx context.Context, orderID string) error {
 		err := tx.QueryRowContext(ctx, `UPDATE orders SET status = ?, lease_until = 0 WHERE id = ? AND status = ? RETURNING cart_owner`,
 			shop.StatusProcessing, orderID, shop.StatusPending).Scan(&owner)
 		if errors.Is(err, sql.ErrNoRows) {
-			return shop.Errorf(shop.ECONFLICT, "This order was already placed.")
+			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderPlaced)
 		} else if err != nil {
 			return fmt.Errorf("complete order: %w", err)
 		}
@@ -151,12 +161,25 @@ func (db *DB) CompleteOrder(ctx context.Context, orderID string) error {
 	})
 }
 
-// ReleaseOrder removes a pending claim (its lines go with it).
+// ReleaseOrder removes a pending claim (its lines go with it) and puts
+// what it took back into stock.
 func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
-	if _, err := db.exec(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
-		return fmt.Errorf("release order: %w", err)
-	}
-	return nil
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("release order: %w", err)
+		}
+		if err := returnStock(ctx, tx, orderID, db.now()); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
+			return fmt.Errorf("release order: %w", err)
+		}
+		return nil
+	})
 }
 
 // ExpiredClaims lists pending orders whose lease has ended.
@@ -217,7 +240,7 @@ func (db *DB) ChargeByKey(ctx context.Context, key string) (*shop.Charge, error)
 	err := db.queryRow(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
 		Scan(&c.Key, &c.Amount, &c.Outcome, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, "No such charge.")
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoCharge)
 	} else if err != nil {
 		return nil, fmt.Errorf("charge by key: %w", err)
 	}

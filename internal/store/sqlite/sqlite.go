@@ -32,6 +32,8 @@ type DB struct {
 	stmts stmts
 	now   func() time.Time
 	stem  *stemmer
+	// search is what Search keeps between searches (search.go).
+	search *searchIndex
 }
 
 // Open opens (creating if needed) the database at path, or an in-memory one
@@ -78,7 +80,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		sqldb.Close()
 		return nil, err
 	}
-	db := &DB{db: sqldb, now: time.Now, stem: stem}
+	db := &DB{db: sqldb, now: time.Now, stem: stem, search: newSearchIndex()}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -26,7 +25,7 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*shop.User, er
 	dest := append([]any{&u.ID, &u.Email, &u.DisplayName, &u.GoogleSubject, &u.PhoneNumber, &u.Address, &u.City,
 		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.SessionGen, &created}, extra...)
 	if err := row.Scan(dest...); errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, "User not found.")
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 	} else if err != nil {
 		return nil, fmt.Errorf("scan user: %w", err)
 	}
@@ -56,10 +55,8 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		u.ID, nullable(u.Email), u.DisplayName, hash, nullable(u.GoogleSubject), u.PhoneNumber, u.Address, u.City,
 		u.State, u.ZipCode, u.Country, u.IsGuest, u.CreatedAt.Unix())
-	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: users.email") {
-		return shop.Errorf(shop.ECONFLICT, "An account with this email already exists.")
-	} else if err != nil {
-		return fmt.Errorf("insert user: %w", err)
+	if err != nil {
+		return FormatError(err, "insert user", Messages{shop.ECONFLICT: shop.MsgEmailTaken})
 	}
 	u.HasPassword = passwordHash != nil
 	return nil
@@ -107,7 +104,7 @@ func (db *DB) SetPassword(ctx context.Context, userID string, hash []byte) (int6
 	err := db.queryRow(ctx, `UPDATE users SET password_hash = ?, session_gen = session_gen + 1
 		WHERE id = ? RETURNING session_gen`, string(hash), userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, shop.Errorf(shop.ENOTFOUND, "User not found.")
+		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 	} else if err != nil {
 		return 0, fmt.Errorf("set password: %w", err)
 	}
@@ -121,7 +118,7 @@ func (db *DB) BumpSessionGen(ctx context.Context, userID string) (int64, error) 
 	err := db.queryRow(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ? RETURNING session_gen`,
 		userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, shop.Errorf(shop.ENOTFOUND, "User not found.")
+		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 	} else if err != nil {
 		return 0, fmt.Errorf("bump session generation: %w", err)
 	}
@@ -146,7 +143,7 @@ func (db *DB) DeleteUser(ctx context.Context, userID string) error {
 			return fmt.Errorf("delete user: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return shop.Errorf(shop.ENOTFOUND, "User not found.")
+			return shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 		}
 		return nil
 	})
@@ -173,68 +170,68 @@ func (db *DB) HandOver(ctx context.Context, guestID, userID string) error {
 	})
 }
 
+// Reset tokens and sign-in links are both single-use tokens of a user,
+// kept by hash in a table of their own (password_resets, sign_in_links).
+const (
+	resetTokens  = "password_resets"
+	signInTokens = "sign_in_links"
+)
+
 // CreatePasswordReset stores a reset token's hash.
 func (db *DB) CreatePasswordReset(ctx context.Context, userID, tokenHash string, expires time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
-		tokenHash, userID, expires.Unix())
-	if err != nil {
-		return fmt.Errorf("insert password reset: %w", err)
-	}
-	return nil
+	return db.createToken(ctx, resetTokens, userID, tokenHash, expires)
 }
 
 // ConsumePasswordReset uses a token once.
 func (db *DB) ConsumePasswordReset(ctx context.Context, tokenHash string) (string, error) {
-	var userID string
-	now := db.now().Unix()
-	err := db.queryRow(ctx, `UPDATE password_resets SET used_at = ?
-		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", shop.Errorf(shop.ENOTFOUND, "This reset link is invalid or has expired. Please request a new one.")
-	} else if err != nil {
-		return "", fmt.Errorf("consume password reset: %w", err)
-	}
-	return userID, nil
+	return db.consumeToken(ctx, resetTokens, tokenHash, shop.MsgResetLinkInvalid)
 }
 
 // RevokePasswordResets marks every unused token of the user used.
 func (db *DB) RevokePasswordResets(ctx context.Context, userID string) error {
-	if _, err := db.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
-		db.now().Unix(), userID); err != nil {
-		return fmt.Errorf("revoke password resets: %w", err)
-	}
-	return nil
+	return db.revokeTokens(ctx, resetTokens, userID)
 }
 
 // CreateSignInLink stores a sign-in link's hash.
 func (db *DB) CreateSignInLink(ctx context.Context, userID, tokenHash string, expires time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
-		tokenHash, userID, expires.Unix())
-	if err != nil {
-		return fmt.Errorf("insert sign-in link: %w", err)
-	}
-	return nil
+	return db.createToken(ctx, signInTokens, userID, tokenHash, expires)
 }
 
 // ConsumeSignInLink uses a link once.
 func (db *DB) ConsumeSignInLink(ctx context.Context, tokenHash string) (string, error) {
-	var userID string
-	now := db.now().Unix()
-	err := db.queryRow(ctx, `UPDATE sign_in_links SET used_at = ?
-		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", shop.Errorf(shop.ENOTFOUND, "This sign-in link is invalid, used or expired. Please request a new one.")
-	} else if err != nil {
-		return "", fmt.Errorf("consume sign-in link: %w", err)
-	}
-	return userID, nil
+	return db.consumeToken(ctx, signInTokens, tokenHash, shop.MsgSignInLinkInvalid)
 }
 
 // RevokeSignInLinks marks every unused link of the user used.
 func (db *DB) RevokeSignInLinks(ctx context.Context, userID string) error {
-	if _, err := db.exec(ctx, `UPDATE sign_in_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+	return db.revokeTokens(ctx, signInTokens, userID)
+}
+
+func (db *DB) createToken(ctx context.Context, table, userID, tokenHash string, expires time.Time) error {
+	_, err := db.exec(ctx, `INSERT INTO `+table+` (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+		tokenHash, userID, expires.Unix())
+	return FormatError(err, "insert "+table, Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
+}
+
+// consumeToken marks an unused, unexpired token used and returns its user;
+// any other token is an ENOTFOUND with msg.
+func (db *DB) consumeToken(ctx context.Context, table, tokenHash, msg string) (string, error) {
+	var userID string
+	now := db.now().Unix()
+	err := db.queryRow(ctx, `UPDATE `+table+` SET used_at = ?
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", shop.Errorf(shop.ENOTFOUND, "%s", msg)
+	} else if err != nil {
+		return "", fmt.Errorf("consume %s: %w", table, err)
+	}
+	return userID, nil
+}
+
+func (db *DB) revokeTokens(ctx context.Context, table, userID string) error {
+	if _, err := db.exec(ctx, `UPDATE `+table+` SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
 		db.now().Unix(), userID); err != nil {
-		return fmt.Errorf("revoke sign-in links: %w", err)
+		return fmt.Errorf("revoke %s: %w", table, err)
 	}
 	return nil
 }
@@ -285,7 +282,7 @@ func (db *DB) execOne(ctx context.Context, what, query string, args ...any) erro
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return shop.Errorf(shop.ENOTFOUND, "User not found.")
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 	}
 	return nil
 }

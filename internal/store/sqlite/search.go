@@ -1,36 +1,41 @@
-package catalog
+package sqlite
 
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
-	"time"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// How a search is answered.
+// How a search is answered (DB.Search).
 //
-// The store finds and scores the matches (SQLite FTS5, bm25); this file
-// filters, orders and pages them. bm25 scores every match before a LIMIT
-// can apply, and a word that one product in eight contains means 12,500
-// scorings, about 22 ms at 100,000 products: too slow to do per search.
-// Two facts make it cheap:
+// FTS5 finds and scores the matches (bm25); this file filters, orders and
+// pages them. bm25 scores every match before a LIMIT can apply, and a word
+// that one product in eight contains means 12,500 scorings, about 22 ms at
+// 100,000 products: too slow to do per search. Two facts make it cheap:
 //
 //   - a product's bm25 score for several words is the sum of its scores for
 //     each word (bm25 adds one term per word, each with its own IDF), and the
 //     products matching all the words are those matching each of them;
 //   - the words shoppers search for are few and repeat.
 //
-// So the Service keeps each searched word's scored hits, ordered by key
-// (the catalogue's frequent words are scored in advance by Warm), and a
-// query is the intersection of its words' hits with their scores added: the
-// same ranking the store would give for the whole query, up to
-// floating-point rounding. Hits are kept under the word's WordKey, so
+// So the store keeps each searched word's scored hits, ordered by rowid
+// (the catalogue's frequent words are scored in advance by WarmSearch), and
+// a query is the intersection of its words' hits with their scores added:
+// the same ranking FTS5 would give for the whole query, up to
+// floating-point rounding. Hits are kept under the word's wordKey, so
 // "walnuts" uses the hits of "walnut" and "wirel" those of "wireless".
-// Words not kept yet are scored together in one store query. Filters, sort
+// Words not kept yet are scored together in one FTS5 query. Filters, sort
 // orders and pages then work in memory on a snapshot of every product's
-// facets (id, category, price, rating, featured).
+// facets (rowid, id, category, price, rating, featured). All of it belongs
+// to one catalogue version (catalog_version), read on every search, so an
+// import by another process is noticed on the next search. rowids stay in
+// here: a page is returned as products, known by their id.
 
 const (
 	// warmMinProducts: a word in fewer products is scored live in under
@@ -43,8 +48,87 @@ const (
 	maxKeptWords = 20_000
 )
 
+// searchHit is a product a search matched: its rowid and its bm25 score,
+// lower is more relevant.
+type searchHit struct {
+	Key   int64
+	Score float64
+}
+
+// productFacet is what the filters and sort orders need of a product.
+type productFacet struct {
+	Key      int64 // rowid
+	ID       string
+	Category string
+	Price    shop.Cents
+	Rating   float64
+	Featured bool
+}
+
+// matches reports whether the product passes f's category, price and
+// rating constraints (not its Query).
+func (p *productFacet) matches(f *shop.ProductFilter) bool {
+	switch {
+	case f.Category == shop.FeaturedCategory && !p.Featured,
+		f.Category != "" && f.Category != shop.FeaturedCategory && f.Category != p.Category,
+		f.MinPrice > 0 && p.Price < f.MinPrice,
+		f.MaxPrice > 0 && p.Price > f.MaxPrice,
+		f.MinRating > 0 && p.Rating < float64(f.MinRating):
+		return false
+	}
+	return true
+}
+
+// searchIndex is what search keeps between searches, for one catalogue
+// version.
+type searchIndex struct {
+	// WarmMinProducts is how many products a word must be in for
+	// WarmSearch to score it in advance (0: warmMinProducts).
+	warmMinProducts int
+
+	mu       sync.Mutex
+	version  int64 // catalogue version the rest belongs to
+	facets   *facetTable
+	keys     map[string]string    // search word → its wordKey
+	words    map[string]*wordHits // wordKey → its hits
+	wordHits int                  // hits held in words
+	tick     uint64               // use clock for evicting words
+	facetsMu sync.Mutex
+	// scored counts the FTS5 queries run, so tests can tell a search
+	// composed from kept hits from one scored live.
+	scored atomic.Int64
+}
+
+func newSearchIndex() *searchIndex {
+	return &searchIndex{version: -1, keys: map[string]string{}, words: map[string]*wordHits{}}
+}
+
+// SetWarmMinProducts sets how many products a word must be in for
+// WarmSearch to score it in advance; tests lower it on small catalogues.
+func (db *DB) SetWarmMinProducts(n int) { db.search.warmMinProducts = n }
+
+// sync drops what was kept for another catalogue version and returns the
+// current one.
+func (db *DB) syncSearch(ctx context.Context) (int64, error) {
+	v, err := db.CatalogVersion(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s := db.search
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.version != v {
+		s.version = v
+		s.keys = map[string]string{}
+		s.words = map[string]*wordHits{}
+		s.wordHits = 0
+		s.facets = nil
+	}
+	return v, nil
+}
+
 type wordHits struct {
-	hits []shop.SearchHit // by key
+	hits []searchHit // by key
 	used uint64
 }
 
@@ -60,12 +144,12 @@ type match struct {
 // facetTable is the catalogue's facets in product id order, found by key
 // through a slice when keys are dense (SQLite rowids are) or a map when not.
 type facetTable struct {
-	rows   []shop.ProductFacet
+	rows   []productFacet
 	dense  []int32 // key → index+1, 0 when no product
 	sparse map[int64]int32
 }
 
-func newFacetTable(rows []shop.ProductFacet) *facetTable {
+func newFacetTable(rows []productFacet) *facetTable {
 	t := &facetTable{rows: rows}
 	var maxKey int64
 	for _, r := range rows {
@@ -98,23 +182,31 @@ func (t *facetTable) find(key int64) int {
 	return int(t.sparse[key]) - 1
 }
 
-// search answers a filter with a Query.
-func (s *Service) search(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	words := searchWords(f.Query)
+// Search answers a filter: with a Query from the FTS index and the kept
+// hits, without one by a plain query.
+func (db *DB) Search(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
+	if f.Query == "" {
+		return db.list(ctx, f)
+	}
+	words := shop.SearchWords(f.Query)
 	if len(words) == 0 {
 		return shop.ProductPage{}, nil
 	}
-	facets, err := s.productFacets(ctx)
+	version, err := db.syncSearch(ctx)
+	if err != nil {
+		return shop.ProductPage{}, fmt.Errorf("search: %w", err)
+	}
+	facets, err := db.productFacets(ctx, version)
 	if err != nil {
 		return shop.ProductPage{}, err
 	}
-	hits, err := s.hits(ctx, words)
+	hits, err := db.hits(ctx, version, words)
 	if err != nil {
 		return shop.ProductPage{}, err
 	}
 	matched := make([]match, 0, len(hits))
 	for _, h := range hits {
-		if i := facets.find(h.Key); i >= 0 && facets.rows[i].Matches(&f) {
+		if i := facets.find(h.Key); i >= 0 && facets.rows[i].matches(&f) {
 			matched = append(matched, match{key: h.Key, score: h.Score, price: facets.rows[i].Price, rank: int32(i)})
 		}
 	}
@@ -125,17 +217,15 @@ func (s *Service) search(ctx context.Context, f shop.ProductFilter) (shop.Produc
 	}
 	hi := min(lo+f.PageSize, len(matched))
 	top := firstK(matched, hi, order(f.Sort))
-	snap, err := s.current(ctx)
+	keys := make([]int64, 0, hi-lo)
+	for _, m := range top[lo:hi] {
+		keys = append(keys, m.key)
+	}
+	// A product removed by an import that the facets have not seen yet is
+	// skipped.
+	page.Products, err = db.productsByKey(ctx, keys)
 	if err != nil {
 		return shop.ProductPage{}, err
-	}
-	page.Products = make([]shop.Product, 0, hi-lo)
-	for _, m := range top[lo:hi] {
-		// A product removed by an import that the facets have not seen yet
-		// is skipped, as the store would.
-		if p, ok := snap.byID[facets.rows[m.rank].ID]; ok {
-			page.Products = append(page.Products, *p)
-		}
 	}
 	return page, nil
 }
@@ -195,16 +285,14 @@ func siftDown(h []match, i int, cmp func(a, b match) int) {
 // hits returns the scored products matching all words: the kept hits of
 // each word's key, and one store query for the words whose key is not
 // kept. A single word's hits are kept for next time.
-func (s *Service) hits(ctx context.Context, words []string) ([]shop.SearchHit, error) {
-	s.mu.Lock()
-	version := s.version
-	s.mu.Unlock()
+func (db *DB) hits(ctx context.Context, version int64, words []string) ([]searchHit, error) {
+	s := db.search
 	keys := make([]string, 0, len(words))
-	var lists [][]shop.SearchHit
+	var lists [][]searchHit
 	var unkept []string
 	var unkeptKey string
 	for _, w := range words {
-		key, err := s.wordKey(ctx, w)
+		key, err := db.cachedWordKey(ctx, version, w)
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +314,7 @@ func (s *Service) hits(ctx context.Context, words []string) ([]shop.SearchHit, e
 		}
 	}
 	if len(unkept) > 0 {
-		live, err := s.Store.SearchHits(ctx, unkept)
+		live, err := db.searchHits(ctx, unkept)
 		if err != nil {
 			return nil, err
 		}
@@ -239,16 +327,16 @@ func (s *Service) hits(ctx context.Context, words []string) ([]shop.SearchHit, e
 	return intersect(lists), nil
 }
 
-// wordKey is the store's WordKey of w, remembered for this catalogue.
-func (s *Service) wordKey(ctx context.Context, w string) (string, error) {
+// cachedWordKey is w's wordKey, remembered for this catalogue.
+func (db *DB) cachedWordKey(ctx context.Context, version int64, w string) (string, error) {
+	s := db.search
 	s.mu.Lock()
 	key, ok := s.keys[w]
-	version := s.version
 	s.mu.Unlock()
 	if ok {
 		return key, nil
 	}
-	key, err := s.Store.WordKey(ctx, w)
+	key, err := db.wordKey(ctx, w)
 	if err != nil {
 		return "", err
 	}
@@ -263,16 +351,16 @@ func (s *Service) wordKey(ctx context.Context, w string) (string, error) {
 	return key, nil
 }
 
-func byKey(a, b shop.SearchHit) int { return cmp.Compare(a.Key, b.Key) }
+func byKey(a, b searchHit) int { return cmp.Compare(a.Key, b.Key) }
 
 // intersect merges hit lists ordered by key into the hits present in all of
 // them, scores added. One list is returned as it is: callers only read.
-func intersect(lists [][]shop.SearchHit) []shop.SearchHit {
+func intersect(lists [][]searchHit) []searchHit {
 	if len(lists) == 1 {
 		return lists[0]
 	}
-	slices.SortFunc(lists, func(a, b []shop.SearchHit) int { return cmp.Compare(len(a), len(b)) })
-	out := make([]shop.SearchHit, 0, len(lists[0]))
+	slices.SortFunc(lists, func(a, b []searchHit) int { return cmp.Compare(len(a), len(b)) })
+	out := make([]searchHit, 0, len(lists[0]))
 	pos := make([]int, len(lists))
 next:
 	for _, h := range lists[0] {
@@ -291,7 +379,7 @@ next:
 			}
 			score += l[j].Score
 		}
-		out = append(out, shop.SearchHit{Key: h.Key, Score: score})
+		out = append(out, searchHit{Key: h.Key, Score: score})
 	}
 	return out
 }
@@ -299,7 +387,7 @@ next:
 // keep remembers a word's hits (ordered by key) if the catalogue has not
 // changed since they were read, evicting the least recently used words
 // beyond the bounds.
-func (s *Service) keep(version int, word string, hits []shop.SearchHit) {
+func (s *searchIndex) keep(version int64, word string, hits []searchHit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.version != version || s.words[word] != nil || len(hits) > maxKeptHits {
@@ -322,7 +410,8 @@ func (s *Service) keep(version int, word string, hits []shop.SearchHit) {
 
 // productFacets returns the facet snapshot of the current catalogue,
 // loading it once per catalogue version.
-func (s *Service) productFacets(ctx context.Context) (*facetTable, error) {
+func (db *DB) productFacets(ctx context.Context, version int64) (*facetTable, error) {
+	s := db.search
 	s.mu.Lock()
 	facets := s.facets
 	s.mu.Unlock()
@@ -332,12 +421,12 @@ func (s *Service) productFacets(ctx context.Context) (*facetTable, error) {
 	s.facetsMu.Lock() // one load at a time; the others wait for it
 	defer s.facetsMu.Unlock()
 	s.mu.Lock()
-	facets, version := s.facets, s.version
+	facets = s.facets
 	s.mu.Unlock()
 	if facets != nil {
 		return facets, nil
 	}
-	rows, err := s.Store.ProductFacets(ctx)
+	rows, err := db.allFacets(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -350,33 +439,27 @@ func (s *Service) productFacets(ctx context.Context) (*facetTable, error) {
 	return facets, nil
 }
 
-// Warm loads the facets and scores the catalogue's frequent words in
+// WarmSearch loads the facets and scores the catalogue's frequent words in
 // advance, so that the first search for them is as fast as the next. It
-// runs in the background after start and after each import, and stops
-// early if the catalogue changes again. A failure is logged as well as
-// returned: searches then score their words live.
-func (s *Service) Warm(ctx context.Context) (err error) {
-	start := time.Now()
-	defer func() {
-		if err != nil && ctx.Err() == nil {
-			s.Log.Warn("search warm-up failed; searches score live", "err", err)
-		}
-	}()
-	s.mu.Lock()
-	version := s.version
-	s.mu.Unlock()
-	if _, err := s.productFacets(ctx); err != nil {
+// stops early if the catalogue changes.
+func (db *DB) WarmSearch(ctx context.Context) error {
+	version, err := db.syncSearch(ctx)
+	if err != nil {
+		return fmt.Errorf("warm search: %w", err)
+	}
+	if _, err := db.productFacets(ctx, version); err != nil {
 		return err
 	}
-	terms, err := s.Store.FrequentTerms(ctx, cmp.Or(s.WarmMinProducts, warmMinProducts), warmMaxWords)
+	terms, err := db.frequentTerms(ctx, cmp.Or(db.search.warmMinProducts, warmMinProducts), warmMaxWords)
 	if err != nil {
 		return err
 	}
+	s := db.search
 	for _, t := range terms {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		key, err := s.wordKey(ctx, t)
+		key, err := db.cachedWordKey(ctx, version, t)
 		if err != nil {
 			return err
 		}
@@ -389,13 +472,59 @@ func (s *Service) Warm(ctx context.Context) (err error) {
 		if have {
 			continue
 		}
-		hits, err := s.Store.SearchHits(ctx, []string{t})
+		hits, err := db.searchHits(ctx, []string{t})
 		if err != nil {
 			return err
 		}
 		slices.SortFunc(hits, byKey)
 		s.keep(version, key, hits)
 	}
-	s.Log.Info("search warmed", "words", len(terms), "took", time.Since(start).Round(time.Millisecond).String())
 	return nil
+}
+
+// list answers a filter without a Query.
+func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
+	w, args := where(f)
+	var page shop.ProductPage
+	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&page.Total); err != nil {
+		return page, fmt.Errorf("count products: %w", err)
+	}
+	order := " ORDER BY p.price_cents, p.id"
+	if f.Sort == shop.SortPriceDesc {
+		order = " ORDER BY p.price_cents DESC, p.id DESC"
+	}
+	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
+		append(args, max(f.PageSize, 0), max(f.Offset(), 0))...)
+	if err != nil {
+		return page, fmt.Errorf("list products: %w", err)
+	}
+	page.Products, err = scanProducts(rows)
+	return page, err
+}
+
+// where builds the WHERE clause of a listing.
+func where(f shop.ProductFilter) (string, []any) {
+	conds := []string{"p.hidden = 0"} // taken off the shop by staff (issue 17)
+	var args []any
+	switch f.Category {
+	case "":
+	case shop.FeaturedCategory:
+		conds = append(conds, "p.featured = 1")
+	default:
+		conds = append(conds, "p.category = ?")
+		args = append(args, f.Category)
+	}
+	if f.MinPrice > 0 {
+		conds = append(conds, "p.price_cents >= ?")
+		args = append(args, f.MinPrice)
+	}
+	if f.MaxPrice > 0 {
+		conds = append(conds, "p.price_cents <= ?")
+		args = append(args, f.MaxPrice)
+	}
+	if f.MinRating > 0 {
+		conds = append(conds, "p.rating >= ?")
+		args = append(args, f.MinRating)
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
 }

@@ -1,4 +1,4 @@
-package catalog_test
+package sqlite
 
 import (
 	"cmp"
@@ -7,58 +7,64 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/storetest"
 )
 
-// countingStore counts the store's searches, to tell a search composed from
-// kept word hits from one the store scored.
-type countingStore struct {
-	shop.CatalogStore
-	searches atomic.Int32
+// These tests pin what SQLite's own way of searching promises beyond the
+// conformance suite: a query composed from kept word hits ranks exactly as
+// FTS5 ranks the whole query.
+
+func openTestDB(tb testing.TB) *DB {
+	tb.Helper()
+	db, err := Open(context.Background(), ":memory:")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
 }
 
-func (c *countingStore) SearchHits(ctx context.Context, words []string) ([]shop.SearchHit, error) {
-	c.searches.Add(1)
-	return c.CatalogStore.SearchHits(ctx, words)
-}
-
-// searchFixture is a 3,000-product synthetic catalogue with a warmed
-// Service on it (every title and category word in 30 products or more is
-// kept), plus the catalogue's facets by id for writing expectations.
-func searchFixture(t *testing.T) (*catalog.Service, *countingStore, map[string]shop.ProductFacet) {
+// searchFixture is a 3,000-product synthetic catalogue, warmed (every title
+// and category word in 30 products or more is kept), plus the catalogue's
+// facets by id for writing expectations.
+func searchFixture(t *testing.T) (*DB, map[string]productFacet) {
 	t.Helper()
-	db := MustOpenDB(t)
+	db := openTestDB(t)
 	ctx := context.Background()
-	if err := db.ReplaceCatalog(ctx, "test", syntheticCategories, syntheticProducts(3000)); err != nil {
+	if err := db.ReplaceCatalog(ctx, "test", storetest.SyntheticCategories, storetest.SyntheticProducts(3000)); err != nil {
 		t.Fatal(err)
 	}
-	store := &countingStore{CatalogStore: db}
-	svc := catalog.NewService(store, quiet)
-	svc.WarmMinProducts = 30
-	if err := svc.Warm(ctx); err != nil {
+	db.SetWarmMinProducts(30)
+	if err := db.WarmSearch(ctx); err != nil {
 		t.Fatal(err)
 	}
-	facets, err := db.ProductFacets(ctx)
+	facets, err := db.allFacets(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]shop.ProductFacet{}
+	byID := map[string]productFacet{}
 	for _, f := range facets {
 		byID[f.ID] = f
 	}
-	return svc, store, byID
+	return db, byID
+}
+
+// dropSearch forgets what search kept, as a new catalogue version would.
+func (db *DB) dropSearch() {
+	db.search.mu.Lock()
+	db.search.version = -1
+	db.search.mu.Unlock()
 }
 
 // storeRanking is the store's own ranking of a whole query: every match
 // scored by FTS5 in one go, most relevant first, id breaking ties.
-func storeRanking(t *testing.T, store shop.CatalogStore, q string) (ids []string, score map[string]float64) {
+func storeRanking(t *testing.T, store *DB, q string) (ids []string, score map[string]float64) {
 	t.Helper()
 	ctx := context.Background()
-	hits, err := store.SearchHits(ctx, shop.SearchWords(q))
+	hits, err := store.searchHits(ctx, shop.SearchWords(q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +74,7 @@ func storeRanking(t *testing.T, store shop.CatalogStore, q string) (ids []string
 	}
 	score = map[string]float64{}
 	for start := 0; start < len(keys); start += 500 {
-		ps, err := store.ProductsByKey(ctx, keys[start:min(start+500, len(keys))])
+		ps, err := store.productsByKey(ctx, keys[start:min(start+500, len(keys))])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,11 +87,11 @@ func storeRanking(t *testing.T, store shop.CatalogStore, q string) (ids []string
 	return ids, score
 }
 
-func listAll(t *testing.T, svc *catalog.Service, f shop.ProductFilter) (ids []string, total int) {
+func listAll(t *testing.T, svc *DB, f shop.ProductFilter) (ids []string, total int) {
 	t.Helper()
 	f.PageSize = shop.CataloguePageSize
 	for f.Page = 1; ; f.Page++ {
-		page, err := svc.List(context.Background(), f)
+		page, err := svc.Search(context.Background(), f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +112,8 @@ func listAll(t *testing.T, svc *catalog.Service, f shop.ProductFilter) (ids []st
 // A search of several words is composed from each word's kept hits; a
 // shopper must get the ranking FTS5 gives the whole query, on every page.
 func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
-	svc, store, _ := searchFixture(t)
+	store, _ := searchFixture(t)
+	svc := store
 	for _, q := range []string{
 		"walnut",
 		"walnut lamp",
@@ -123,7 +130,7 @@ func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
 		if len(want) == 0 {
 			t.Fatalf("%q: the fixture has no match; the test proves nothing", q)
 		}
-		before := store.searches.Load()
+		before := store.search.scored.Load()
 		got, total := listAll(t, svc, shop.ProductFilter{Query: q})
 		if total != len(want) || len(got) != len(want) {
 			t.Fatalf("%q: %d results (total %d), the store matches %d", q, len(got), total, len(want))
@@ -135,7 +142,7 @@ func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
 				t.Fatalf("%q result %d: got %s (score %g), want %s (score %g)", q, i+1, got[i], score[got[i]], want[i], score[want[i]])
 			}
 		}
-		if q == "walnut lamp" && store.searches.Load() != before {
+		if q == "walnut lamp" && store.search.scored.Load() != before {
 			t.Errorf("%q: the store scored a search of two warmed words", q)
 		}
 	}
@@ -144,7 +151,8 @@ func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
 // Filters and price orders apply to search results, the count is of all
 // filtered matches, and every page holds the right slice.
 func TestSearch_FiltersSortsAndPages(t *testing.T) {
-	svc, store, facets := searchFixture(t)
+	store, facets := searchFixture(t)
+	svc := store
 	for _, f := range []shop.ProductFilter{
 		{Query: "walnut", Category: "home"},
 		{Query: "leather", Sort: shop.SortPriceAsc, MinPrice: 50_000, MaxPrice: 150_000},
@@ -157,7 +165,7 @@ func TestSearch_FiltersSortsAndPages(t *testing.T) {
 		var want []string
 		for _, id := range all {
 			p := facets[id]
-			if p.Matches(&f) {
+			if p.matches(&f) {
 				want = append(want, id)
 			}
 		}
@@ -177,24 +185,24 @@ func TestSearch_FiltersSortsAndPages(t *testing.T) {
 		}
 		for _, id := range got {
 			p := facets[id]
-			if !p.Matches(&f) {
+			if !p.matches(&f) {
 				t.Errorf("%+v: %s does not pass the filters", f, id)
 			}
 		}
 	}
 	// A page past the end is empty but still counts the matches.
-	page, err := svc.List(context.Background(), shop.ProductFilter{Query: "walnut", Page: 10_000, PageSize: 12})
+	page, err := svc.Search(context.Background(), shop.ProductFilter{Query: "walnut", Page: 10_000, PageSize: 12})
 	if err != nil || len(page.Products) != 0 || page.Total == 0 {
 		t.Errorf("page past the end: %d products, total %d, %v", len(page.Products), page.Total, err)
 	}
 }
 
 // Kept hits belong to one catalogue: after an import, search finds the new
-// products and no longer the removed ones.
+// products and no longer the removed ones, with no call but the import.
 func TestSearch_FollowsTheCatalogue(t *testing.T) {
-	db := MustOpenDB(t)
+	db := openTestDB(t)
 	ctx := context.Background()
-	svc := catalog.NewService(db, quiet)
+	svc := db
 	old := []shop.Product{
 		{ID: "t-1", Title: "Walnut desk lamp", Category: "home", Price: 4500, Rating: 4},
 		{ID: "t-2", Title: "Walnut serving board", Category: "home", Price: 2500, Rating: 4},
@@ -203,7 +211,7 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	search := func() string {
-		page, err := svc.List(ctx, shop.ProductFilter{Query: "walnut", Sort: shop.SortPriceAsc, Page: 1, PageSize: 12})
+		page, err := svc.Search(ctx, shop.ProductFilter{Query: "walnut", Sort: shop.SortPriceAsc, Page: 1, PageSize: 12})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,9 +228,6 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 	if err := db.ReplaceCatalog(ctx, "test", []string{"home"}, renewed); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Reload(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if got := search(); got != "t-3,t-1" {
 		t.Errorf("after the import: %q, want t-3,t-1", got)
 	}
@@ -231,7 +236,8 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 // Searches running while the caches are dropped and rebuilt (an import)
 // all get the full answer.
 func TestSearch_WhileWarming(t *testing.T) {
-	svc, store, _ := searchFixture(t)
+	store, _ := searchFixture(t)
+	svc := store
 	want, _ := storeRanking(t, store, "walnut lamp")
 	ctx := context.Background()
 	done := make(chan struct{})
@@ -245,7 +251,7 @@ func TestSearch_WhileWarming(t *testing.T) {
 					return
 				default:
 				}
-				page, err := svc.List(ctx, shop.ProductFilter{Query: "walnut lamp", Page: 1, PageSize: 12})
+				page, err := svc.Search(ctx, shop.ProductFilter{Query: "walnut lamp", Page: 1, PageSize: 12})
 				if err == nil && page.Total != len(want) {
 					err = fmt.Errorf("total %d, want %d", page.Total, len(want))
 				}
@@ -257,8 +263,8 @@ func TestSearch_WhileWarming(t *testing.T) {
 		}()
 	}
 	for range 5 {
-		svc.Invalidate()
-		if err := svc.Warm(ctx); err != nil {
+		svc.dropSearch()
+		if err := svc.WarmSearch(ctx); err != nil {
 			t.Error(err)
 		}
 	}
@@ -275,7 +281,7 @@ func TestSearch_WhileWarming(t *testing.T) {
 // prefix it would match a large part of the catalogue in no useful order);
 // from three characters on, a word is a prefix again.
 func TestSearch_ShortWordsAreWholeWords(t *testing.T) {
-	svc, _, _ := searchFixture(t)
+	svc, _ := searchFixture(t)
 	number := func(title string) string { return title[strings.LastIndex(title, " ")+1:] }
 	for _, tt := range []struct {
 		q    string
@@ -285,7 +291,7 @@ func TestSearch_ShortWordsAreWholeWords(t *testing.T) {
 		{"70", func(n string) bool { return n == "70" }},
 		{"700", func(n string) bool { return strings.HasPrefix(n, "700") }},
 	} {
-		page, err := svc.List(context.Background(), shop.ProductFilter{Query: tt.q, Page: 1, PageSize: 100})
+		page, err := svc.Search(context.Background(), shop.ProductFilter{Query: tt.q, Page: 1, PageSize: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package catalog
+package sqlite
 
 import (
 	"cmp"
@@ -38,28 +38,28 @@ func TestFirstK(t *testing.T) {
 }
 
 func TestIntersect(t *testing.T) {
-	h := func(pairs ...float64) []shop.SearchHit {
-		var out []shop.SearchHit
+	h := func(pairs ...float64) []searchHit {
+		var out []searchHit
 		for i := 0; i < len(pairs); i += 2 {
-			out = append(out, shop.SearchHit{Key: int64(pairs[i]), Score: pairs[i+1]})
+			out = append(out, searchHit{Key: int64(pairs[i]), Score: pairs[i+1]})
 		}
 		return out
 	}
 	tests := []struct {
 		name  string
-		lists [][]shop.SearchHit
-		want  []shop.SearchHit
+		lists [][]searchHit
+		want  []searchHit
 	}{
-		{"one list", [][]shop.SearchHit{h(1, -1, 5, -2)}, h(1, -1, 5, -2)},
-		{"two lists", [][]shop.SearchHit{h(1, -1, 3, -1, 5, -2, 9, -1), h(3, -0.5, 4, -1, 9, -2)}, h(3, -1.5, 9, -3)},
-		{"three lists", [][]shop.SearchHit{h(1, -1, 2, -1, 3, -1), h(2, -1, 3, -1), h(3, -1, 4, -1)}, h(3, -3)},
-		{"disjoint", [][]shop.SearchHit{h(1, -1, 2, -1), h(3, -1)}, nil},
-		{"one empty", [][]shop.SearchHit{h(1, -1), nil}, nil},
+		{"one list", [][]searchHit{h(1, -1, 5, -2)}, h(1, -1, 5, -2)},
+		{"two lists", [][]searchHit{h(1, -1, 3, -1, 5, -2, 9, -1), h(3, -0.5, 4, -1, 9, -2)}, h(3, -1.5, 9, -3)},
+		{"three lists", [][]searchHit{h(1, -1, 2, -1, 3, -1), h(2, -1, 3, -1), h(3, -1, 4, -1)}, h(3, -3)},
+		{"disjoint", [][]searchHit{h(1, -1, 2, -1), h(3, -1)}, nil},
+		{"one empty", [][]searchHit{h(1, -1), nil}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := intersect(tt.lists)
-			if !slices.EqualFunc(got, tt.want, func(a, b shop.SearchHit) bool { return a.Key == b.Key && cmp.Compare(a.Score, b.Score) == 0 }) {
+			if !slices.EqualFunc(got, tt.want, func(a, b searchHit) bool { return a.Key == b.Key && cmp.Compare(a.Score, b.Score) == 0 }) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})

@@ -1,0 +1,590 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"mime/multipart"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/backoffice"
+	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// AdminDeps is what the back office (issue 17) uses. With Staff nil there
+// is no back office: every /admin address is a 404.
+type AdminDeps struct {
+	Staff      shop.StaffStore
+	Audit      shop.AuditStore
+	Fulfilment shop.FulfilmentStore
+	Products   shop.ProductAdminStore
+	Inbox      shop.InboxStore
+	Dashboard  shop.DashboardStore
+	Service    *backoffice.Service
+	Mailer     mail.Mailer
+	Catalog    AdminCatalog
+}
+
+// AdminCatalog is what the product editor needs of the catalogue service:
+// showing an edit at once, and the image pipeline for uploaded photos.
+type AdminCatalog interface {
+	Reload(ctx context.Context) error
+	UploadPhoto(ctx context.Context, body []byte) (string, error)
+}
+
+const localsStaffRole = "nocturne.staff_role"
+
+// adminRoutes registers the back office. Every route checks the role
+// first: anyone who may not use an area, signed out included, gets the
+// shop's ordinary 404, exactly as for an address that does not exist, so
+// nothing hints that the area is there. (Fulfilment staff asking for an
+// admin-only area get the same 404.)
+func (a *App) adminRoutes(app *fiber.App) {
+	g := func(area string) fiber.Handler { return a.staffOnly(area) }
+	app.Get("/admin", g(backoffice.AreaDashboard), a.adminDashboard)
+	app.Get("/admin/orders", g(backoffice.AreaOrders), a.adminOrders)
+	app.Get("/admin/orders/:id", g(backoffice.AreaOrders), a.adminOrder)
+	app.Post("/admin/orders/:id/ship", g(backoffice.AreaOrders), a.adminShip)
+	app.Post("/admin/orders/:id/deliver", g(backoffice.AreaOrders), a.adminDeliver)
+	app.Post("/admin/orders/:id/cancel", g(backoffice.AreaOrders), a.adminCancel)
+	app.Get("/admin/messages", g(backoffice.AreaMessages), a.adminMessages)
+	app.Get("/admin/messages/:id", g(backoffice.AreaMessages), a.adminMessage)
+	app.Post("/admin/messages/:id/handled", g(backoffice.AreaMessages), a.adminMarkHandled)
+	app.Post("/admin/messages/:id/reply", g(backoffice.AreaMessages), a.adminReply)
+	app.Get("/admin/products", g(backoffice.AreaProducts), a.adminProducts)
+	app.Get("/admin/products/new", g(backoffice.AreaProducts), a.adminNewProduct)
+	app.Post("/admin/products/new", g(backoffice.AreaProducts), a.adminCreateProduct)
+	app.Get("/admin/products/:id", g(backoffice.AreaProducts), a.adminEditProduct)
+	app.Post("/admin/products/:id", g(backoffice.AreaProducts), a.adminSaveProduct)
+	app.Get("/admin/staff", g(backoffice.AreaStaff), a.adminStaff)
+	app.Get("/admin/audit", g(backoffice.AreaAudit), a.adminAudit)
+	// Any other /admin address: the same 404 for everyone.
+	app.All("/admin/*", func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+}
+
+// AdminRoutes lists every back-office route (method and path pattern) and
+// the area it belongs to, for the role tests.
+var AdminRoutes = []struct{ Method, Path, Area string }{
+	{"GET", "/admin", backoffice.AreaDashboard},
+	{"GET", "/admin/orders", backoffice.AreaOrders},
+	{"GET", "/admin/orders/:id", backoffice.AreaOrders},
+	{"POST", "/admin/orders/:id/ship", backoffice.AreaOrders},
+	{"POST", "/admin/orders/:id/deliver", backoffice.AreaOrders},
+	{"POST", "/admin/orders/:id/cancel", backoffice.AreaOrders},
+	{"GET", "/admin/messages", backoffice.AreaMessages},
+	{"GET", "/admin/messages/:id", backoffice.AreaMessages},
+	{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages},
+	{"POST", "/admin/messages/:id/reply", backoffice.AreaMessages},
+	{"GET", "/admin/products", backoffice.AreaProducts},
+	{"GET", "/admin/products/new", backoffice.AreaProducts},
+	{"POST", "/admin/products/new", backoffice.AreaProducts},
+	{"GET", "/admin/products/:id", backoffice.AreaProducts},
+	{"POST", "/admin/products/:id", backoffice.AreaProducts},
+	{"GET", "/admin/staff", backoffice.AreaStaff},
+	{"GET", "/admin/audit", backoffice.AreaAudit},
+}
+
+// staffOnly lets through staff whose role allows area, and marks their
+// pages private, no-store; everyone else gets the 404.
+func (a *App) staffOnly(area string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		u := shop.UserFromContext(c.UserContext())
+		if a.Admin.Staff == nil || u == nil || u.IsGuest {
+			return fiber.ErrNotFound
+		}
+		role, err := a.Admin.Staff.StaffRole(c.UserContext(), u.ID)
+		if err != nil {
+			return err
+		}
+		if !backoffice.Allowed(role, area) {
+			return fiber.ErrNotFound
+		}
+		c.Locals(localsStaffRole, role)
+		err = c.Next()
+		c.Set(fiber.HeaderCacheControl, "private, no-store")
+		return err
+	}
+}
+
+func staffRole(c *fiber.Ctx) string { r, _ := c.Locals(localsStaffRole).(string); return r }
+
+func staffEmail(c *fiber.Ctx) string { return shop.UserFromContext(c.UserContext()).Email }
+
+func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
+	role := staffRole(c)
+	nav := pages.AdminNav{Role: role, Current: current}
+	for _, l := range []pages.AdminLink{
+		{Area: backoffice.AreaDashboard, Label: "Dashboard", URL: "/admin"},
+		{Area: backoffice.AreaOrders, Label: "Orders", URL: "/admin/orders"},
+		{Area: backoffice.AreaMessages, Label: "Messages", URL: "/admin/messages"},
+		{Area: backoffice.AreaProducts, Label: "Products", URL: "/admin/products"},
+		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
+		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
+	} {
+		if backoffice.Allowed(role, l.Area) {
+			nav.Links = append(nav.Links, l)
+		}
+	}
+	return nav
+}
+
+func pageParam(c *fiber.Ctx) int {
+	if p, err := strconv.Atoi(c.Query("page")); err == nil && p > 1 {
+		return p
+	}
+	return 1
+}
+
+func lastPage(total, size int) int { return max(1, int(math.Ceil(float64(total)/float64(size)))) }
+
+// --- Dashboard
+
+const chartDays = 14
+
+func (a *App) adminDashboard(c *fiber.Ctx) error {
+	now := a.Now().UTC()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	d, err := a.Admin.Dashboard.Dashboard(c.UserContext(), day, chartDays)
+	if err != nil {
+		return err
+	}
+	p := pages.AdminDashboardPage{Nav: adminNav(c, backoffice.AreaDashboard), D: d, Chart: revenueChart(d.Days)}
+	return render(c, fiber.StatusOK, pages.AdminDashboard(a.frame(c, "Dashboard · Back office"), p))
+}
+
+// revenueChart lays out one bar per day, scaled to the best day.
+func revenueChart(days []shop.DayTotal) pages.ChartModel {
+	const w, h, top, bottom = 560, 180, 10, 20
+	m := pages.ChartModel{Width: w, Height: h, Title: fmt.Sprintf("Revenue, last %d days (UTC)", len(days))}
+	var best shop.Cents
+	for _, d := range days {
+		best = max(best, d.Revenue)
+	}
+	if len(days) == 0 {
+		return m
+	}
+	slot := w / len(days)
+	for i, d := range days {
+		bh := 0
+		if best > 0 {
+			bh = int(int64(h-top-bottom) * int64(d.Revenue) / int64(best))
+		}
+		bh = max(bh, 1)
+		m.Bars = append(m.Bars, pages.ChartBar{
+			X: i*slot + 4, W: slot - 8, Y: h - bottom - bh, H: bh, LabelX: i*slot + slot/2,
+			Label: d.Day.Format("Jan 2"), Value: fmt.Sprintf("%s from %d orders", d.Revenue, d.Orders),
+		})
+	}
+	return m
+}
+
+// --- Orders
+
+// adminOrdersQuery reads the list's filters; a date that does not parse is
+// a field error (the list then shows without that filter).
+func adminOrdersQuery(c *fiber.Ctx) (shop.AdminOrderQuery, shop.FieldErrors) {
+	q := shop.AdminOrderQuery{Search: strings.TrimSpace(c.Query("q")), Page: pageParam(c)}
+	for _, s := range shop.OrderStatuses {
+		if c.Query("status") == s {
+			q.Status = s
+		}
+	}
+	errs := shop.FieldErrors{}
+	if v := c.Query("from"); v != "" {
+		if t, err := time.Parse("2006-01-02", v); err == nil {
+			q.From = t
+		} else {
+			errs["from"] = "Enter a date as YYYY-MM-DD."
+		}
+	}
+	if v := c.Query("to"); v != "" {
+		if t, err := time.Parse("2006-01-02", v); err == nil {
+			q.To = t.AddDate(0, 0, 1) // the whole "to" day
+		} else {
+			errs["to"] = "Enter a date as YYYY-MM-DD."
+		}
+	}
+	if len(errs) == 0 {
+		errs = nil
+	}
+	return q, errs
+}
+
+func (a *App) adminOrders(c *fiber.Ctx) error {
+	q, errs := adminOrdersQuery(c)
+	orders, total, err := a.Admin.Fulfilment.AdminOrders(c.UserContext(), q)
+	if err != nil {
+		return err
+	}
+	p := pages.AdminOrdersPage{Nav: adminNav(c, backoffice.AreaOrders), Orders: orders, Total: total, Status: q.Status,
+		From: c.Query("from"), To: c.Query("to"), Search: q.Search, Statuses: shop.OrderStatuses, Errors: errs}
+	p.Pagination = paginate(q.Page, lastPage(total, shop.AdminOrdersPageSize), func(n int) string {
+		v := url.Values{}
+		for _, k := range []string{"status", "from", "to", "q"} {
+			if s := c.Query(k); s != "" {
+				v.Set(k, s)
+			}
+		}
+		if n > 1 {
+			v.Set("page", strconv.Itoa(n))
+		}
+		return withQuery("/admin/orders", v.Encode())
+	})
+	status := fiber.StatusOK
+	if errs != nil {
+		status = fiber.StatusUnprocessableEntity
+	}
+	return render(c, status, pages.AdminOrders(a.frame(c, "Orders · Back office"), p))
+}
+
+// loadAdminOrder returns the placed order of the route, or a 404.
+func (a *App) loadAdminOrder(c *fiber.Ctx) (*shop.Order, error) {
+	o, err := a.Orders.Order(c.UserContext(), c.Params("id"))
+	if shop.ErrorCode(err) == shop.ENOTFOUND || (err == nil && o.Status == shop.StatusPending) {
+		return nil, fiber.ErrNotFound
+	}
+	return o, err
+}
+
+func (a *App) renderAdminOrder(c *fiber.Ctx, status int, p pages.AdminOrderPage) error {
+	events, err := a.Admin.Fulfilment.OrderEvents(c.UserContext(), p.Order.ID)
+	if err != nil {
+		return err
+	}
+	p.Nav, p.Events, p.Carriers = adminNav(c, backoffice.AreaOrders), events, backoffice.Carriers
+	return render(c, status, pages.AdminOrder(a.frame(c, "Order "+p.Order.ID+" · Back office"), p))
+}
+
+func (a *App) adminOrder(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	return a.renderAdminOrder(c, fiber.StatusOK, pages.AdminOrderPage{Order: o})
+}
+
+// orderActionDone redirects back to the order after an action, or shows
+// the order again with the action's error.
+func (a *App) orderActionDone(c *fiber.Ctx, o *shop.Order, p pages.AdminOrderPage, errs shop.FieldErrors, err error, done string) error {
+	here := "/admin/orders/" + o.ID
+	switch code := shop.ErrorCode(err); {
+	case err == nil && errs == nil:
+		return a.redirectWithFlash(c, here, done)
+	case err == nil:
+		p.Order, p.Errors = o, errs
+		p.Error = "Please correct the fields marked below."
+		return a.renderAdminOrder(c, fiber.StatusUnprocessableEntity, p)
+	case code == shop.ECONFLICT || code == shop.EINVALID:
+		return a.redirectWithError(c, here, shop.ErrorMessage(err))
+	case code == shop.ENOTFOUND:
+		return fiber.ErrNotFound
+	}
+	return err
+}
+
+func (a *App) adminShip(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	in := backoffice.ShipInput{Carrier: formValue(c, "carrier"), Tracking: formValue(c, "tracking")}
+	errs, err := a.Admin.Service.Ship(c.UserContext(), staffEmail(c), o.ID, in)
+	return a.orderActionDone(c, o, pages.AdminOrderPage{Carrier: in.Carrier, Tracking: in.Tracking}, errs, err,
+		"Order "+o.ID+" marked as shipped; the shopper was e-mailed.")
+}
+
+func (a *App) adminDeliver(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	err = a.Admin.Service.Deliver(c.UserContext(), staffEmail(c), o.ID)
+	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, "Order "+o.ID+" marked as delivered; the shopper was e-mailed.")
+}
+
+func (a *App) adminCancel(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	reason := formValue(c, "reason")
+	errs, err := a.Admin.Service.Cancel(c.UserContext(), staffEmail(c), o.ID, reason)
+	return a.orderActionDone(c, o, pages.AdminOrderPage{Reason: reason}, errs, err,
+		"Order "+o.ID+" cancelled and refunded; the stock is back and the shopper was e-mailed.")
+}
+
+// --- Messages
+
+func (a *App) adminMessages(c *fiber.Ctx) error {
+	only := c.Query("show") == "unhandled"
+	page := pageParam(c)
+	msgs, total, err := a.Admin.Inbox.Inbox(c.UserContext(), only, page)
+	if err != nil {
+		return err
+	}
+	p := pages.AdminMessagesPage{Nav: adminNav(c, backoffice.AreaMessages), Messages: msgs, Total: total, UnhandledOnly: only}
+	p.Pagination = paginate(page, lastPage(total, shop.InboxPageSize), func(n int) string {
+		v := url.Values{}
+		if only {
+			v.Set("show", "unhandled")
+		}
+		if n > 1 {
+			v.Set("page", strconv.Itoa(n))
+		}
+		return withQuery("/admin/messages", v.Encode())
+	})
+	return render(c, fiber.StatusOK, pages.AdminMessages(a.frame(c, "Messages · Back office"), p))
+}
+
+func (a *App) loadMessage(c *fiber.Ctx) (*shop.ContactMessage, error) {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil {
+		return nil, fiber.ErrNotFound
+	}
+	m, err := a.Admin.Inbox.ContactMessage(c.UserContext(), id)
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return nil, fiber.ErrNotFound
+	}
+	return m, err
+}
+
+func (a *App) adminMessage(c *fiber.Ctx) error {
+	m, err := a.loadMessage(c)
+	if err != nil {
+		return err
+	}
+	p := pages.AdminMessagePage{Nav: adminNav(c, backoffice.AreaMessages), Message: m}
+	return render(c, fiber.StatusOK, pages.AdminMessage(a.frame(c, "Message · Back office"), p))
+}
+
+func (a *App) adminMarkHandled(c *fiber.Ctx) error {
+	m, err := a.loadMessage(c)
+	if err != nil {
+		return err
+	}
+	if _, err := a.Admin.Inbox.MarkHandled(c.UserContext(), m.ID, staffEmail(c), a.Now().UTC()); err != nil {
+		return err
+	}
+	a.Admin.Service.Record(c.UserContext(), staffEmail(c), "message.handled", fmt.Sprintf("message %d", m.ID), "unhandled", "handled")
+	return a.redirectWithFlash(c, fmt.Sprintf("/admin/messages/%d", m.ID), "Marked as handled.")
+}
+
+func (a *App) adminReply(c *fiber.Ctx) error {
+	m, err := a.loadMessage(c)
+	if err != nil {
+		return err
+	}
+	reply := strings.TrimSpace(strings.ReplaceAll(formValue(c, "reply"), "\r\n", "\n"))
+	errs := shop.FieldErrors{}
+	switch {
+	case reply == "":
+		errs["reply"] = "Write a reply."
+	case len(reply) > 5000:
+		errs["reply"] = "Reply is too long (at most 5000 characters)."
+	}
+	if len(errs) > 0 {
+		p := pages.AdminMessagePage{Nav: adminNav(c, backoffice.AreaMessages), Message: m, Reply: reply, Errors: errs}
+		return render(c, fiber.StatusUnprocessableEntity, pages.AdminMessage(a.frame(c, "Message · Back office"), p))
+	}
+	body := reply + "\n\n-- \n" + a.Config.ShopName + " customer care\n\n> " + strings.ReplaceAll(m.Message, "\n", "\n> ") + "\n"
+	if err := a.Admin.Mailer.Send(c.UserContext(), shop.Email{To: m.Email, Subject: "Re: " + m.Subject, Body: body}); err != nil {
+		return fmt.Errorf("reply to message %d: %w", m.ID, err)
+	}
+	ctx := c.UserContext()
+	a.Admin.Service.Record(ctx, staffEmail(c), "message.reply", fmt.Sprintf("message %d", m.ID), "", reply)
+	if ok, err := a.Admin.Inbox.MarkHandled(ctx, m.ID, staffEmail(c), a.Now().UTC()); err != nil {
+		return err
+	} else if ok {
+		a.Admin.Service.Record(ctx, staffEmail(c), "message.handled", fmt.Sprintf("message %d", m.ID), "unhandled", "handled")
+	}
+	return a.redirectWithFlash(c, fmt.Sprintf("/admin/messages/%d", m.ID), "Reply sent to "+m.Email+".")
+}
+
+// --- Products
+
+func (a *App) adminProducts(c *fiber.Ctx) error {
+	q := strings.TrimSpace(c.Query("q"))
+	page := pageParam(c)
+	ps, total, err := a.Admin.Products.AdminProducts(c.UserContext(), q, page)
+	if err != nil {
+		return err
+	}
+	p := pages.AdminProductsPage{Nav: adminNav(c, backoffice.AreaProducts), Products: ps, Total: total, Query: q}
+	p.Pagination = paginate(page, lastPage(total, shop.AdminProductsPageSize), func(n int) string {
+		v := url.Values{}
+		if q != "" {
+			v.Set("q", q)
+		}
+		if n > 1 {
+			v.Set("page", strconv.Itoa(n))
+		}
+		return withQuery("/admin/products", v.Encode())
+	})
+	return render(c, fiber.StatusOK, pages.AdminProducts(a.frame(c, "Products · Back office"), p))
+}
+
+func formOf(p *shop.Product) pages.ProductForm {
+	f := pages.ProductForm{ID: p.ID, Title: p.Title, Description: p.Description, Category: p.Category,
+		Price: strings.TrimPrefix(p.Price.String(), "$"), Stock: strconv.Itoa(p.Stock), Featured: p.Featured, Visible: !p.Hidden, Image: p.Image}
+	if p.Original > 0 {
+		f.Original = strings.TrimPrefix(p.Original.String(), "$")
+	}
+	f.Price = strings.ReplaceAll(f.Price, ",", "")
+	f.Original = strings.ReplaceAll(f.Original, ",", "")
+	return f
+}
+
+func (a *App) renderProductEditor(c *fiber.Ctx, status int, p pages.AdminProductPage, prod *shop.Product) error {
+	p.Nav = adminNav(c, backoffice.AreaProducts)
+	cats, err := a.Catalog.Categories(c.UserContext())
+	if err != nil {
+		return err
+	}
+	p.Categories = cats
+	if prod != nil && prod.Photo.Ready() {
+		p.ImageURL = thumbnailURL(nil, *prod)
+	}
+	title := "New product · Back office"
+	if !p.New {
+		title = "Edit " + p.Form.Title + " · Back office"
+	}
+	return render(c, status, pages.AdminProduct(a.frame(c, title), p))
+}
+
+func (a *App) adminNewProduct(c *fiber.Ctx) error {
+	return a.renderProductEditor(c, fiber.StatusOK, pages.AdminProductPage{New: true, Form: pages.ProductForm{Visible: true, Stock: "0"}}, nil)
+}
+
+func (a *App) adminEditProduct(c *fiber.Ctx) error {
+	p, err := a.Admin.Products.AdminProduct(c.UserContext(), c.Params("id"))
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return fiber.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return a.renderProductEditor(c, fiber.StatusOK, pages.AdminProductPage{Form: formOf(p)}, p)
+}
+
+func (a *App) adminCreateProduct(c *fiber.Ctx) error { return a.saveProduct(c, nil) }
+
+func (a *App) adminSaveProduct(c *fiber.Ctx) error {
+	p, err := a.Admin.Products.AdminProduct(c.UserContext(), c.Params("id"))
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return fiber.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return a.saveProduct(c, p)
+}
+
+// saveProduct validates the editor's form and saves it; before is nil for
+// a new product.
+func (a *App) saveProduct(c *fiber.Ctx, before *shop.Product) error {
+	form := pages.ProductForm{
+		ID: strings.TrimSpace(formValue(c, "id")), Title: formValue(c, "title"), Description: formValue(c, "description"),
+		Category: formValue(c, "category"), Price: formValue(c, "price"), Original: formValue(c, "original"), Stock: formValue(c, "stock"),
+		Featured: formValue(c, "featured") != "", Visible: formValue(c, "visible") != "",
+	}
+	if before != nil {
+		form.ID, form.Image = before.ID, before.Image
+	}
+	edit, errs := backoffice.ParseProduct(backoffice.ProductInput{ID: form.ID, Title: form.Title, Description: form.Description,
+		Category: form.Category, Price: form.Price, Original: form.Original, Stock: form.Stock, Featured: form.Featured, Visible: form.Visible}, before == nil)
+	edit.Image = form.Image
+	if errs == nil {
+		if fh, err := c.FormFile("image"); err == nil && fh.Size > 0 {
+			name, ierr := a.uploadPhoto(c, fh)
+			if ierr != nil {
+				errs = shop.FieldErrors{"image": ierr.Error()}
+				if shop.ErrorCode(ierr) == shop.EINVALID {
+					errs["image"] = shop.ErrorMessage(ierr)
+				} else {
+					return ierr
+				}
+			}
+			edit.Image = name
+		}
+	}
+	if errs == nil {
+		err := a.Admin.Products.SaveProduct(c.UserContext(), edit)
+		switch shop.ErrorCode(err) {
+		case "":
+		case shop.ECONFLICT:
+			errs = shop.FieldErrors{"id": shop.ErrorMessage(err)}
+		default:
+			return err
+		}
+	}
+	if errs != nil {
+		return a.renderProductEditor(c, fiber.StatusUnprocessableEntity, pages.AdminProductPage{New: before == nil, Form: form, Errors: errs}, before)
+	}
+	action := "product.update"
+	if before == nil {
+		action = "product.create"
+	}
+	var was any
+	if before != nil {
+		was = backoffice.ProductRecord(before)
+	}
+	a.Admin.Service.Record(c.UserContext(), staffEmail(c), action, edit.ID, was, backoffice.ProductRecord(&edit.Product))
+	// This instance shows the change at once; the others within a second
+	// (they watch the catalogue version).
+	if err := a.Admin.Catalog.Reload(c.UserContext()); err != nil {
+		a.Log.Error("catalogue reload after edit", "err", err)
+	}
+	return a.redirectWithFlash(c, "/admin/products/"+edit.ID, "Product saved.")
+}
+
+// uploadPhoto sends an uploaded photo through the image pipeline.
+func (a *App) uploadPhoto(c *fiber.Ctx, fh *multipart.FileHeader) (string, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return "", fmt.Errorf("open upload: %w", err)
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, maxUpload+1))
+	if err != nil {
+		return "", fmt.Errorf("read upload: %w", err)
+	}
+	if len(body) > maxUpload {
+		return "", shop.Errorf(shop.EINVALID, "The photo is too large.")
+	}
+	return a.Admin.Catalog.UploadPhoto(c.UserContext(), body)
+}
+
+// maxUpload bounds an uploaded photo (the request body limit is lower).
+const maxUpload = 8 << 20
+
+// --- Staff and audit
+
+func (a *App) adminStaff(c *fiber.Ctx) error {
+	staff, err := a.Admin.Staff.ListStaff(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, pages.AdminStaff(a.frame(c, "Staff · Back office"), pages.AdminStaffPage{Nav: adminNav(c, backoffice.AreaStaff), Staff: staff}))
+}
+
+func (a *App) adminAudit(c *fiber.Ctx) error {
+	page := pageParam(c)
+	entries, total, err := a.Admin.Audit.AuditLog(c.UserContext(), page)
+	if err != nil {
+		return err
+	}
+	p := pages.AdminAuditPage{Nav: adminNav(c, backoffice.AreaAudit), Entries: entries}
+	p.Pagination = paginate(page, lastPage(total, shop.AuditPageSize), func(n int) string {
+		if n > 1 {
+			return "/admin/audit?page=" + strconv.Itoa(n)
+		}
+		return "/admin/audit"
+	})
+	return render(c, fiber.StatusOK, pages.AdminAudit(a.frame(c, "Audit log · Back office"), p))
+}

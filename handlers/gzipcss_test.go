@@ -1,0 +1,43 @@
+package handlers_test
+
+import (
+	"compress/gzip"
+	"io"
+	"strings"
+	"testing"
+)
+
+// A first visit gets the page gzipped with the stylesheet inside, and it is
+// byte for byte the page an uncompressed request gets.
+func TestAnonymousPage_GzipCarriesTheStylesheet(t *testing.T) {
+	app := newTestApp(t)
+	for path, accept := range map[string]string{
+		"/products?category=electronics&sort=desc": "gzip",
+		"/products?category=home":                  "gzip, deflate, br, zstd", // a browser's
+	} {
+		t.Run(accept, func(t *testing.T) {
+			_, plain := rawGet(t, app.client(t), path)
+			res, zipped := rawGet(t, app.client(t), path, "Accept-Encoding", accept)
+			if got := res.Header.Get("Content-Encoding"); got != "gzip" {
+				t.Fatalf("Content-Encoding %q, want gzip", got)
+			}
+			zr, err := gzip.NewReader(strings.NewReader(zipped))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := io.ReadAll(zr)
+			if err != nil {
+				t.Fatalf("the page does not decode: %v", err)
+			}
+			if string(page) != plain {
+				t.Fatalf("decoded page (%d bytes) differs from the plain one (%d bytes)", len(page), len(plain))
+			}
+			if !strings.Contains(plain, "<style>") || !strings.Contains(plain, "Nocturne") {
+				t.Fatal("the page has no inline stylesheet to test with")
+			}
+			if len(zipped)*3 > len(plain) {
+				t.Errorf("%d bytes compressed to %d", len(plain), len(zipped))
+			}
+		})
+	}
+}

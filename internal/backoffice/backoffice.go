@@ -1,0 +1,240 @@
+// Package backoffice owns the shop staff's rules (issue 17): who may do
+// what, how an order moves from processing to shipped, delivered or
+// cancelled, what the shopper is told at each step, and the audit log that
+// records every staff action.
+package backoffice
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Areas of the back office, each allowed to some roles.
+const (
+	AreaDashboard = "dashboard"
+	AreaOrders    = "orders"
+	AreaMessages  = "messages"
+	AreaProducts  = "products"
+	AreaStaff     = "staff"
+	AreaAudit     = "audit"
+)
+
+// Allowed reports whether role may use area: admin everything; fulfilment
+// the dashboard, orders and messages.
+func Allowed(role, area string) bool {
+	switch role {
+	case shop.RoleAdmin:
+		return true
+	case shop.RoleFulfilment:
+		return area == AreaDashboard || area == AreaOrders || area == AreaMessages
+	}
+	return false
+}
+
+// Carriers are the carriers a shipment can go with.
+var Carriers = []string{"UPS", "FedEx", "USPS", "DHL", "Royal Mail", "Canada Post"}
+
+// Messages of the order actions.
+const (
+	MsgCarrierRequired  = "Choose the carrier."
+	MsgTrackingRequired = "Enter the tracking number."
+	MsgTrackingInvalid  = "A tracking number is 4 to 40 letters, digits or dashes."
+	MsgReasonRequired   = "Say why the order is cancelled."
+	MsgTooLong          = "Too long (at most 200 characters)."
+	MsgCancelWindow     = "This order can no longer be cancelled online: orders can be cancelled within 1 hour. Please contact us."
+	MsgNotCancellable   = "This order can no longer be cancelled: it has been %s."
+)
+
+// Refunder gives a payment back (the simulated gateway, or a real one).
+type Refunder interface {
+	Refund(ctx context.Context, chargeKey string, amount shop.Cents) error
+}
+
+// OrderStore is what the service needs of orders.
+type OrderStore interface {
+	Order(ctx context.Context, id string) (*shop.Order, error)
+	shop.FulfilmentStore
+}
+
+// Service carries out staff (and shopper) actions on orders.
+type Service struct {
+	Orders   OrderStore
+	Audit    shop.AuditStore
+	Mailer   mail.Mailer
+	Refunder Refunder // nil: no refunds (orders without a charge)
+	BaseURL  string
+	Now      func() time.Time
+	Log      *slog.Logger
+}
+
+// Record writes a staff action to the audit log; before and after are
+// marshalled to JSON unless they are strings already. A failure is logged:
+// the action itself stands.
+func (s *Service) Record(ctx context.Context, actor, action, subject string, before, after any) {
+	e := shop.AuditEntry{Actor: actor, Action: action, Subject: subject, Before: auditText(before), After: auditText(after), CreatedAt: s.Now().UTC()}
+	if err := s.Audit.RecordAudit(context.WithoutCancel(ctx), e); err != nil {
+		s.Log.Error("audit log", "err", err, "action", action, "subject", subject)
+	}
+}
+
+func auditText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// ShipInput is the ship form.
+type ShipInput struct{ Carrier, Tracking string }
+
+// Validate checks the carrier and tracking number.
+func (in *ShipInput) Validate() shop.FieldErrors {
+	in.Carrier, in.Tracking = strings.TrimSpace(in.Carrier), strings.ToUpper(strings.TrimSpace(in.Tracking))
+	errs := shop.FieldErrors{}
+	known := false
+	for _, c := range Carriers {
+		known = known || c == in.Carrier
+	}
+	if !known {
+		errs["carrier"] = MsgCarrierRequired
+	}
+	switch {
+	case in.Tracking == "":
+		errs["tracking"] = MsgTrackingRequired
+	case len(in.Tracking) < 4 || len(in.Tracking) > 40 || strings.Trim(in.Tracking, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != "":
+		errs["tracking"] = MsgTrackingInvalid
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// statusSnapshot is what the audit log keeps of an order before and after.
+type statusSnapshot struct {
+	Status   string `json:"status"`
+	Carrier  string `json:"carrier,omitempty"`
+	Tracking string `json:"tracking,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+func snapshotOf(o *shop.Order) statusSnapshot {
+	return statusSnapshot{Status: o.Status, Carrier: o.Carrier, Tracking: o.TrackingNumber, Reason: o.CancelReason}
+}
+
+// Ship marks a processing order shipped.
+func (s *Service) Ship(ctx context.Context, actor, orderID string, in ShipInput) (shop.FieldErrors, error) {
+	if errs := in.Validate(); errs != nil {
+		return errs, nil
+	}
+	_, err := s.move(ctx, shop.Transition{OrderID: orderID, From: shop.StatusProcessing, To: shop.StatusShipped,
+		Carrier: in.Carrier, Tracking: in.Tracking, Actor: actor})
+	return nil, err
+}
+
+// Deliver marks a shipped order delivered.
+func (s *Service) Deliver(ctx context.Context, actor, orderID string) error {
+	_, err := s.move(ctx, shop.Transition{OrderID: orderID, From: shop.StatusShipped, To: shop.StatusDelivered, Actor: actor})
+	return err
+}
+
+// Cancel cancels a processing order for a reason: the stock goes back and
+// the payment is refunded.
+func (s *Service) Cancel(ctx context.Context, actor, orderID, reason string) (shop.FieldErrors, error) {
+	reason = strings.TrimSpace(strings.ReplaceAll(reason, "\r\n", "\n"))
+	switch {
+	case reason == "":
+		return shop.FieldErrors{"reason": MsgReasonRequired}, nil
+	case len(reason) > 200:
+		return shop.FieldErrors{"reason": MsgTooLong}, nil
+	}
+	_, err := s.move(ctx, shop.Transition{OrderID: orderID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: reason, Actor: actor})
+	return nil, err
+}
+
+// CanShopperCancel reports whether the shopper may still cancel o at now.
+func CanShopperCancel(o *shop.Order, now time.Time) bool {
+	return o.Status == shop.StatusProcessing && now.Before(o.CreatedAt.Add(shop.CancelWindow))
+}
+
+// ShopperCancel cancels the shopper's own order within the cancel window.
+// Whose order it is was checked by the caller.
+func (s *Service) ShopperCancel(ctx context.Context, o *shop.Order) error {
+	if o.Status != shop.StatusProcessing {
+		return shop.Errorf(shop.ECONFLICT, MsgNotCancellable, o.Status)
+	}
+	if !CanShopperCancel(o, s.Now()) {
+		return shop.Errorf(shop.ECONFLICT, MsgCancelWindow)
+	}
+	_, err := s.move(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusCancelled,
+		Reason: "Cancelled by the shopper", Actor: shop.ActorShopper})
+	return err
+}
+
+// move applies t, then refunds, records and tells the shopper.
+func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, error) {
+	before, err := s.Orders.Order(ctx, t.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	if before.Status == shop.StatusPending {
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	}
+	t.At = s.Now().UTC()
+	after, err := s.Orders.TransitionOrder(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	bg := context.WithoutCancel(ctx)
+	if t.To == shop.StatusCancelled && s.Refunder != nil && after.ChargeKey != "" {
+		// The order is cancelled either way; a refund that failed is
+		// logged for the staff to retry with the gateway.
+		if err := s.Refunder.Refund(bg, after.ChargeKey, after.Total); err != nil {
+			s.Log.Error("refund", "err", err, "order", after.ID)
+		}
+	}
+	if t.Actor != shop.ActorShopper {
+		s.Record(ctx, t.Actor, "order."+t.To, after.ID, snapshotOf(before), snapshotOf(after))
+	}
+	s.notify(bg, after)
+	return after, nil
+}
+
+// notify e-mails the shopper about the order's new status.
+func (s *Service) notify(ctx context.Context, o *shop.Order) {
+	var b strings.Builder
+	var subject string
+	switch o.Status {
+	case shop.StatusShipped:
+		subject = "Your order " + o.ID + " has shipped"
+		fmt.Fprintf(&b, "Good news: your order %s is on its way.\n\nCarrier: %s\nTracking number: %s\n", o.ID, o.Carrier, o.TrackingNumber)
+	case shop.StatusDelivered:
+		subject = "Your order " + o.ID + " was delivered"
+		fmt.Fprintf(&b, "Your order %s was delivered. We hope you enjoy it.\n", o.ID)
+	case shop.StatusCancelled:
+		subject = "Your order " + o.ID + " was cancelled"
+		fmt.Fprintf(&b, "Your order %s was cancelled.\nReason: %s\n\n%s is refunded to your %s; refunds take 3-5 business days, plus 5-10 days for your bank.\n",
+			o.ID, o.CancelReason, o.Total, o.PaymentMethod)
+	default:
+		return
+	}
+	fmt.Fprintf(&b, "\nSee your order at %s/orders/%s (or look it up at %s/orders/lookup with your order number and this e-mail address).\n",
+		s.BaseURL, o.ID, s.BaseURL)
+	if err := s.Mailer.Send(ctx, shop.Email{To: o.Email, Subject: subject, Body: b.String()}); err != nil {
+		s.Log.Error("order status e-mail", "err", err, "order", o.ID)
+	}
+}

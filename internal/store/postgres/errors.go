@@ -1,0 +1,72 @@
+package postgres
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Messages maps shop error codes to what the shopper is told when a
+// statement breaks a constraint of that code; FormatError reads it.
+type Messages map[string]string
+
+// FormatError is the one place that turns the driver's errors into shop
+// errors, by PostgreSQL's SQLSTATE, never by message text: a unique
+// violation is an ECONFLICT, a foreign-key violation an ENOTFOUND (the
+// row referred to is gone), a check or not-null violation an EINVALID.
+// msgs gives the shopper-facing message of each code the caller expects;
+// a violation it does not expect, or any other failure, is wrapped with
+// what as an internal error. A nil err stays nil. The SQLite store's
+// FormatError does the same from SQLite's result codes.
+func FormatError(err error, what string, msgs Messages) error {
+	if err == nil {
+		return nil
+	}
+	if msg, ok := msgs[errorCode(err)]; ok {
+		return shop.Errorf(errorCode(err), "%s", msg)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// PostgreSQL error codes (Appendix A of its manual).
+const (
+	codeUniqueViolation      = "23505"
+	codeForeignKeyViolation  = "23503"
+	codeCheckViolation       = "23514"
+	codeNotNullViolation     = "23502"
+	codeSerializationFailure = "40001"
+	codeDeadlock             = "40P01"
+)
+
+// errorCode is the shop error code of a driver error ("" for none).
+func errorCode(err error) string {
+	switch sqlState(err) {
+	case codeUniqueViolation:
+		return shop.ECONFLICT
+	case codeForeignKeyViolation:
+		return shop.ENOTFOUND
+	case codeCheckViolation, codeNotNullViolation:
+		return shop.EINVALID
+	}
+	return ""
+}
+
+func sqlState(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// retryable reports a serialization failure or deadlock, which PostgreSQL
+// advises to retry.
+func retryable(err error) bool {
+	code := sqlState(err)
+	return code == codeSerializationFailure || code == codeDeadlock
+}
+
+var unknownProduct = Messages{shop.ENOTFOUND: shop.MsgUnknownProduct}

@@ -1,0 +1,192 @@
+// Package postgres implements every store interface of package shop on
+// PostgreSQL through jackc/pgx (a connection pool, statements prepared and
+// cached per connection), so several Nocturne instances can share one
+// database and act as one shop.
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is the PostgreSQL-backed store.
+type DB struct {
+	pool *pgxpool.Pool
+	now  func() time.Time
+
+	lockMu   sync.Mutex
+	lockConn *pgx.Conn // holds TryLock's session-level locks
+}
+
+// Options tune the pool; zero values keep pgx's defaults (or what the URL
+// says, e.g. ?pool_max_conns=20).
+type Options struct {
+	MaxConns int32
+}
+
+// Open connects to the database at url (postgres://… or postgresql://…)
+// and applies every pending migration. Migrations run under a PostgreSQL
+// advisory lock, so instances starting together apply them once, one
+// after the other.
+func Open(ctx context.Context, url string, opts Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: parse DATABASE_URL: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect: %w", err)
+	}
+	db := &DB{pool: pool, now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	// Instances waiting for another's migrations look again every second.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 600))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	sqldb := stdlib.OpenDBFromPool(db.pool)
+	defer sqldb.Close()
+	p, err := goose.NewProvider(goose.DialectPostgres, sqldb, sub, goose.WithSessionLocker(locker))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}
+
+// SetClock replaces the clock; tests use it to control expiry.
+func (db *DB) SetClock(now func() time.Time) { db.now = now }
+
+// Pool is the connection pool (db copy and tests).
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+
+// Close closes the pool and the lock connection (releasing its locks).
+func (db *DB) Close() error {
+	db.lockMu.Lock()
+	if db.lockConn != nil {
+		db.lockConn.Close(context.Background())
+	}
+	db.lockMu.Unlock()
+	db.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers a query.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	if err := db.pool.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("ping postgres: %w", err)
+	}
+	return nil
+}
+
+// ProbeWrite updates a row inside a transaction that is rolled back: a
+// read-only replica or a full disk shows without changing a row.
+func (db *DB) ProbeWrite(ctx context.Context) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("write probe: begin: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+		return fmt.Errorf("write probe: %w", err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction, committed when fn returns nil. A
+// serialization failure or deadlock (another instance's transaction on the
+// same rows) is retried a few times, as PostgreSQL advises.
+func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	for attempt := 0; ; attempt++ {
+		err := pgx.BeginFunc(ctx, db.pool, fn)
+		if err != nil && attempt < 4 && retryable(err) {
+			continue
+		}
+		return err
+	}
+}
+
+// TryLock takes the session-level advisory lock key, and returns a
+// release function, or false when another session (of any instance) holds
+// it. Jobs that must run on one instance at a time (catalogue sync,
+// clean-ups) take it for each run. The locks live on one connection of
+// their own, outside the pool, so a job holding one never starves the
+// pool it works with; if that connection dies, PostgreSQL releases its
+// locks and the next TryLock reconnects.
+func (db *DB) TryLock(ctx context.Context, key int64) (func(), bool, error) {
+	db.lockMu.Lock()
+	defer db.lockMu.Unlock()
+	if db.lockConn == nil || db.lockConn.IsClosed() {
+		conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
+		if err != nil {
+			return nil, false, fmt.Errorf("advisory lock: connect: %w", err)
+		}
+		db.lockConn = conn
+	}
+	var ok bool
+	if err := db.lockConn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&ok); err != nil {
+		db.lockConn.Close(context.Background())
+		return nil, false, fmt.Errorf("advisory lock: %w", err)
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	conn := db.lockConn
+	return func() {
+		db.lockMu.Lock()
+		defer db.lockMu.Unlock()
+		if conn.IsClosed() {
+			return // closing released it
+		}
+		// A lock that cannot be released closes its connection, which
+		// releases it.
+		if _, err := conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, key); err != nil {
+			conn.Close(context.Background())
+		}
+	}, true, nil
+}
+
+// SchemaHash names the schema the embedded migrations build (a hash of
+// their text): tests keep one migrated template database per schema.
+func SchemaHash() string {
+	h := sha256.New()
+	entries, _ := fs.ReadDir(migrations, "migrations")
+	for _, e := range entries {
+		b, _ := fs.ReadFile(migrations, "migrations/"+e.Name())
+		h.Write([]byte(e.Name()))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}

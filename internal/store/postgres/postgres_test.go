@@ -1,0 +1,143 @@
+package postgres_test
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/postgres"
+	"github.com/nocturne/storefront/internal/store/postgres/pgtest"
+	"github.com/nocturne/storefront/internal/store/storetest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.Cleanup()
+	os.Exit(code)
+}
+
+// MustOpenDB opens a fresh, migrated database.
+func MustOpenDB(tb testing.TB) *postgres.DB {
+	tb.Helper()
+	db, err := postgres.Open(context.Background(), pgtest.NewDatabase(tb), postgres.Options{MaxConns: 8})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// The whole conformance suite, on PostgreSQL.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, storetest.Backend{
+		Open: func(tb testing.TB, now func() time.Time) (storetest.Store, storetest.KV) {
+			db := MustOpenDB(tb)
+			db.SetClock(now)
+			return db, db.KV()
+		},
+	})
+}
+
+// Two instances starting together on an empty database both come up: the
+// advisory lock makes the second wait for the first's migrations instead
+// of failing on tables that already exist.
+func TestOpen_ConcurrentMigrations(t *testing.T) {
+	url := pgtest.EmptyDatabase(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db, err := postgres.Open(context.Background(), url, postgres.Options{MaxConns: 2})
+			if err == nil {
+				err = db.Ping(context.Background())
+				db.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("instance %d: %v", i, err)
+		}
+	}
+}
+
+// A job guarded by TryLock runs on one instance at a time, and on another
+// once released.
+func TestTryLock(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	var dbs [2]*postgres.DB
+	for i := range dbs {
+		db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs[i] = db
+	}
+	a, b := dbs[0], dbs[1]
+	release, ok, err := a.TryLock(ctx, 42)
+	if err != nil || !ok {
+		t.Fatalf("first lock: %v %v", ok, err)
+	}
+	if _, ok, err := b.TryLock(ctx, 42); err != nil || ok {
+		t.Fatalf("second instance's lock while held: got %v %v, want refused", ok, err)
+	}
+	release()
+	r, ok, err := b.TryLock(ctx, 42)
+	if err != nil || !ok {
+		t.Fatalf("lock after release: %v %v", ok, err)
+	}
+	r()
+}
+
+// A taken e-mail is an ECONFLICT (a wrong mapping would make it a 500).
+func TestCreateUser_EmailTaken(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	if err := db.CreateUser(ctx, &shop.User{ID: "usr_1", Email: "ada@example.com"}, []byte("h")); err != nil {
+		t.Fatal(err)
+	}
+	err := db.CreateUser(ctx, &shop.User{ID: "usr_2", Email: "ada@example.com"}, []byte("h"))
+	if shop.ErrorCode(err) != shop.ECONFLICT {
+		t.Fatalf("got %v, want ECONFLICT", err)
+	}
+}
+
+// The wishlist toggle racing itself: an even number of toggles at once
+// leaves the product off, an odd number on, and none fails.
+func TestToggleWishlist_Races(t *testing.T) {
+	db := MustOpenDB(t)
+	ctx := context.Background()
+	if err := db.ReplaceCatalog(ctx, "file", []string{"home"}, []shop.Product{{ID: "nb-001", Title: "Lamp", Category: "home", Price: 100}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateUser(ctx, &shop.User{ID: "usr_1", Email: "ada@example.com"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{8, 9} {
+		var wg sync.WaitGroup
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := db.ToggleWishlist(ctx, "usr_1", "nb-001"); err != nil {
+					t.Errorf("toggle: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		ids, _ := db.WishlistIDs(ctx, "usr_1")
+		if ids["nb-001"] != (n%2 == 1) {
+			t.Errorf("after %d toggles from off: on=%v", n, ids["nb-001"])
+		}
+		db.RemoveFromWishlist(ctx, "usr_1", "nb-001")
+	}
+}

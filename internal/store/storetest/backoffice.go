@@ -1,0 +1,299 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// BackOfficeStore is what the back office (issue 17) needs of a backend:
+// stock taken with the order claim, order transitions, staff roles, the
+// audit log and the inbox.
+type BackOfficeStore interface {
+	Store
+	shop.StockStore
+	shop.StaffStore
+	shop.AuditStore
+	shop.FulfilmentStore
+	shop.InboxStore
+	shop.ProductAdminStore
+}
+
+// testBackOffice runs the back-office checks on a backend that offers
+// them (a backend without them is skipped, with a line saying so).
+func testBackOffice(t *testing.T, b Backend) {
+	var clock *Clock
+	now := func() time.Time { return clock.Now() }
+	open := func(t *testing.T) BackOfficeStore {
+		s, _, c := b.open(t)
+		clock = c
+		bs, ok := s.(BackOfficeStore)
+		if !ok {
+			t.Skipf("%T does not implement the back-office store (issue 17)", s)
+		}
+		return bs
+	}
+	t.Run("StockRace", func(t *testing.T) { stockRace(t, open(t)) })
+	t.Run("StockOwnedByShop", func(t *testing.T) { stockOwnedByShop(t, open(t), now) })
+	t.Run("Transitions", func(t *testing.T) { transitions(t, open(t)) })
+	t.Run("Staff", func(t *testing.T) { staffRoles(t, open(t)) })
+	t.Run("Inbox", func(t *testing.T) { inbox(t, open(t), now) })
+}
+
+func seedStock(t *testing.T, s BackOfficeStore, stock map[string]int) {
+	t.Helper()
+	var ps []shop.Product
+	for id, n := range stock {
+		ps = append(ps, shop.Product{ID: id, Title: "Product " + id, Category: "home", Price: 1000, Stock: n})
+	}
+	if err := s.ReplaceCatalog(context.Background(), "builtin", []string{"home"}, ps); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// claim has owner's cart claimed as an order under key, as checkout does.
+func claim(ctx context.Context, s BackOfficeStore, owner, key string) (*shop.Order, error) {
+	o, _, err := s.ClaimCart(ctx, owner, key, func(c shop.Cart, placed int) (*shop.Order, error) {
+		o := &shop.Order{ID: "NOC-" + key, UserID: owner, Email: owner + "@example.com", ShipTo: shop.Address{Name: "A"},
+			PaymentMethod: "Visa ending 4242", ChargeKey: "chg_" + key, LeaseUntil: time.Now().Add(time.Minute)}
+		for _, l := range c.Lines {
+			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, Name: l.Product.Title, Price: l.Product.Price, Quantity: l.Quantity})
+			o.Subtotal += l.Total()
+		}
+		o.Total = o.Subtotal
+		return o, nil
+	})
+	return o, err
+}
+
+// Shoppers racing for the last items: exactly as many orders as there is
+// stock go through, the rest are refused with the shopper's message, and
+// the stock ends at zero, never below.
+func stockRace(t *testing.T, s BackOfficeStore) {
+	ctx := context.Background()
+	for _, tc := range []struct{ stock, racers int }{{1, 2}, {3, 8}} {
+		id := fmt.Sprintf("race-%d", tc.stock)
+		seedStock(t, s, map[string]int{id: tc.stock})
+		for i := range tc.racers {
+			if err := s.AddToCart(ctx, fmt.Sprintf("guest_%s_%d", id, i), id, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, tc.racers)
+		for i := range tc.racers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				_, errs[i] = claim(ctx, s, fmt.Sprintf("guest_%s_%d", id, i), fmt.Sprintf("%s-%d", id, i))
+			}()
+		}
+		close(start)
+		wg.Wait()
+		won := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case shop.ErrorCode(err) != shop.EINVALID:
+				t.Errorf("a refused claim failed with %v, want an EINVALID with the shopper's message", err)
+			}
+		}
+		if won != tc.stock {
+			t.Errorf("%d racers for %d items: %d orders went through", tc.racers, tc.stock, won)
+		}
+		if n, err := s.Stock(ctx, id); err != nil || n != 0 {
+			t.Errorf("stock after the race: %d, %v", n, err)
+		}
+	}
+}
+
+// An import sets stock only for a product it creates; a released claim and
+// a cancelled order give their stock back; a staff edit is never undone by
+// an import.
+func stockOwnedByShop(t *testing.T, s BackOfficeStore, now func() time.Time) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5, "p2": 5})
+	if err := s.AddToCart(ctx, "guest_1", "p1", 2); err != nil {
+		t.Fatal(err)
+	}
+	o, err := claim(ctx, s, "guest_1", "k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Stock(ctx, "p1"); n != 3 {
+		t.Errorf("stock after a claim of 2: %d", n)
+	}
+	since := now().Add(-time.Minute)
+	if ch, err := s.StockChanges(ctx, since); err != nil || ch["p1"] != 3 {
+		t.Errorf("stock changes: %v, %v", ch, err)
+	}
+	seedStock(t, s, map[string]int{"p1": 50, "p2": 50}) // a re-import
+	if n, _ := s.Stock(ctx, "p1"); n != 3 {
+		t.Errorf("stock after a re-import: %d, want the shop's 3", n)
+	}
+	if err := s.ReleaseOrder(ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Stock(ctx, "p1"); n != 5 {
+		t.Errorf("stock after a released claim: %d", n)
+	}
+	p, err := s.AdminProduct(ctx, "p2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Title, p.Price, p.Stock = "Edited", 1234, 9
+	if err := s.SaveProduct(ctx, shop.ProductEdit{Product: *p}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceCatalog(ctx, "builtin", []string{"home"}, []shop.Product{{ID: "p1", Title: "P1", Category: "home", Price: 1000}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err = s.AdminProduct(ctx, "p2")
+	if err != nil {
+		t.Fatalf("a staff-edited product was removed by an import: %v", err)
+	}
+	if p.Title != "Edited" || p.Price != 1234 || p.Stock != 9 {
+		t.Errorf("an import overwrote a staff edit: %+v", p)
+	}
+}
+
+func transitions(t *testing.T, s BackOfficeStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 4})
+	if err := s.AddToCart(ctx, "guest_1", "p1", 3); err != nil {
+		t.Fatal(err)
+	}
+	o, err := claim(ctx, s, "guest_1", "k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompleteOrder(ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	if _, err := s.TransitionOrder(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusShipped, To: shop.StatusDelivered, At: at}); shop.ErrorCode(err) != shop.ECONFLICT {
+		t.Errorf("deliver a processing order: %v, want ECONFLICT", err)
+	}
+	got, err := s.TransitionOrder(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusShipped,
+		Carrier: "UPS", Tracking: "1Z999", Actor: "ada@example.com", At: at})
+	if err != nil || got.Status != shop.StatusShipped || got.TrackingNumber != "1Z999" || got.Carrier != "UPS" {
+		t.Fatalf("ship: %+v, %v", got, err)
+	}
+	if _, err := s.TransitionOrder(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: "x", At: at}); shop.ErrorCode(err) != shop.ECONFLICT ||
+		shop.ErrorMessage(err) != fmt.Sprintf(shop.MsgOrderMoved, shop.StatusShipped) {
+		t.Errorf("cancel a shipped order: %v, want ECONFLICT saying it is shipped", err)
+	}
+	if _, err := s.TransitionOrder(ctx, shop.Transition{OrderID: "NOC-NONE", From: shop.StatusProcessing, To: shop.StatusShipped, At: at}); shop.ErrorCode(err) != shop.ENOTFOUND {
+		t.Errorf("unknown order: %v, want ENOTFOUND", err)
+	}
+	events, err := s.OrderEvents(ctx, o.ID)
+	if err != nil || len(events) != 1 || events[0].Status != shop.StatusShipped || events[0].Actor != "ada@example.com" || !events[0].At.Equal(at) {
+		t.Errorf("events: %+v, %v", events, err)
+	}
+
+	// Cancelling gives the stock back.
+	if err := s.AddToCart(ctx, "guest_2", "p1", 1); err != nil {
+		t.Fatal(err)
+	}
+	o2, err := claim(ctx, s, "guest_2", "k2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompleteOrder(ctx, o2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Stock(ctx, "p1"); n != 0 {
+		t.Fatalf("stock %d", n)
+	}
+	if _, err := s.TransitionOrder(ctx, shop.Transition{OrderID: o2.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: "Asked to", At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Stock(ctx, "p1"); n != 1 {
+		t.Errorf("stock after cancel: %d", n)
+	}
+	list, total, err := s.AdminOrders(ctx, shop.AdminOrderQuery{Status: shop.StatusCancelled})
+	if err != nil || total != 1 || len(list) != 1 || list[0].ID != o2.ID || list[0].CancelReason != "Asked to" {
+		t.Errorf("cancelled orders: %d %+v %v", total, list, err)
+	}
+	if _, total, _ := s.AdminOrders(ctx, shop.AdminOrderQuery{Search: "guest_1@EXAMPLE.com"}); total != 1 {
+		t.Errorf("search by e-mail: %d", total)
+	}
+	if _, total, _ := s.AdminOrders(ctx, shop.AdminOrderQuery{Search: "noc-k"}); total != 2 {
+		t.Errorf("search by number prefix: %d", total)
+	}
+}
+
+func staffRoles(t *testing.T, s BackOfficeStore) {
+	ctx := context.Background()
+	if _, err := s.GrantStaff(ctx, "nobody@example.com", shop.RoleAdmin); shop.ErrorCode(err) != shop.ENOTFOUND ||
+		shop.ErrorMessage(err) != fmt.Sprintf(shop.MsgNoStaffAccount, "nobody@example.com") {
+		t.Errorf("grant to no account: %v", err)
+	}
+	u := &shop.User{ID: "usr_1", Email: "ada@example.com", DisplayName: "Ada"}
+	if err := s.CreateUser(ctx, u, []byte("hash")); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.StaffRole(ctx, u.ID); err != nil || r != "" {
+		t.Errorf("role before: %q, %v", r, err)
+	}
+	if _, err := s.GrantStaff(ctx, "ADA@example.com", shop.RoleFulfilment); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GrantStaff(ctx, "ada@example.com", shop.RoleAdmin); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.StaffRole(ctx, u.ID); r != shop.RoleAdmin {
+		t.Errorf("role: %q", r)
+	}
+	if ok, err := s.RevokeStaff(ctx, "ada@example.com"); !ok || err != nil {
+		t.Errorf("revoke: %v %v", ok, err)
+	}
+	if r, _ := s.StaffRole(ctx, u.ID); r != "" {
+		t.Errorf("role after revoke: %q", r)
+	}
+	for i := range 3 {
+		if err := s.RecordAudit(ctx, shop.AuditEntry{Actor: "ada@example.com", Action: fmt.Sprint("a", i), Subject: "x", Before: "1", After: "2"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, total, err := s.AuditLog(ctx, 1)
+	if err != nil || total != 3 || entries[0].Action != "a2" || entries[0].Before != "1" || entries[0].After != "2" {
+		t.Errorf("audit log: %d %+v %v", total, entries, err)
+	}
+}
+
+func inbox(t *testing.T, s BackOfficeStore, now func() time.Time) {
+	ctx := context.Background()
+	for _, subj := range []string{"first", "second"} {
+		if err := s.CreateContactMessage(ctx, &shop.ContactMessage{Name: "A", Email: "a@example.com", Subject: subj, Message: "m"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, total, err := s.Inbox(ctx, false, 1)
+	if err != nil || total != 2 || msgs[0].Subject != "second" {
+		t.Fatalf("inbox, newest first: %d %+v %v", total, msgs, err)
+	}
+	if ok, err := s.MarkHandled(ctx, msgs[0].ID, "ada@example.com", now()); !ok || err != nil {
+		t.Errorf("mark handled: %v %v", ok, err)
+	}
+	if ok, _ := s.MarkHandled(ctx, msgs[0].ID, "bob@example.com", now()); ok {
+		t.Error("marked handled twice")
+	}
+	m, err := s.ContactMessage(ctx, msgs[0].ID)
+	if err != nil || m.HandledBy != "ada@example.com" || !m.HandledAt.Equal(now()) {
+		t.Errorf("handled message: %+v %v", m, err)
+	}
+	if _, total, _ := s.Inbox(ctx, true, 1); total != 1 {
+		t.Errorf("unhandled: %d", total)
+	}
+	if _, err := s.ContactMessage(ctx, 999); shop.ErrorCode(err) != shop.ENOTFOUND {
+		t.Errorf("unknown message: %v", err)
+	}
+}

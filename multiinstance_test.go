@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nocturne/storefront/internal/store/postgres/pgtest"
+)
+
+// pgCount runs a COUNT query on the test database.
+func pgCount(t *testing.T, dbURL, q string, args ...any) int {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+// Issue 14: two instances of the shop (this binary, as child processes)
+// on one fresh PostgreSQL database act as one shop.
+func TestMultiInstance_ActAsOneShop(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	if testing.Short() {
+		t.Skip("starts two servers")
+	}
+	env := []string{"DATABASE_URL=" + dbURL, "DATABASE_MAX_CONNS=8", "PAYMENT_DELAY=300ms", "PAYMENT_TIMEOUT=3s"}
+	a := startServer(t, t.TempDir(), env...)
+	b := startServer(t, t.TempDir(), env...)
+
+	t.Run("SessionAndFormsAcrossInstances", func(t *testing.T) {
+		onA := newShopper(t, a.base)
+		onA.post("/register", url.Values{"displayName": {"Ada"}, "email": {"ada@example.com"},
+			"password": {"night-owl-41"}, "confirmPassword": {"night-owl-41"}})
+		// The same browser (its cookie jar) now talks to B.
+		onB := &shopper{t: t, base: b.base, hc: onA.hc}
+		if page := onB.get("/profile"); !strings.Contains(page, "ada@example.com") {
+			t.Fatalf("B does not know A's sign-in: /profile shows no account")
+		}
+		// A cart line added on A shows on B.
+		onA.base = a.base
+		if res, _ := onA.post("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"2"}}); res.StatusCode >= 400 {
+			t.Fatalf("add on A: %d", res.StatusCode)
+		}
+		if page := onB.get("/cart"); !strings.Contains(page, `/product/nb-001"`) {
+			t.Errorf("the cart line added on A is not on B's cart page")
+		}
+		// A form rendered by A (the contact form) is accepted by B.
+		if page := onA.get("/contact"); !strings.Contains(page, `action="/contact"`) {
+			t.Fatal("no contact form on A")
+		}
+		res, _ := onB.post("/contact", url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Hi"}, "message": {"From A's form"}})
+		if res.StatusCode != http.StatusSeeOther && res.StatusCode != http.StatusFound {
+			t.Errorf("B refused A's form: %d", res.StatusCode)
+		}
+		if n := pgCount(t, dbURL, `SELECT COUNT(*) FROM contact_messages WHERE message = 'From A''s form'`); n != 1 {
+			t.Errorf("contact messages stored: %d, want 1", n)
+		}
+	})
+
+	t.Run("FailedSignInsCountAcrossInstances", func(t *testing.T) {
+		reg := newShopper(t, a.base)
+		reg.post("/register", url.Values{"displayName": {"Bo"}, "email": {"bo@example.com"},
+			"password": {"night-owl-41"}, "confirmPassword": {"night-owl-41"}})
+		// Five failures (the per-account-and-address limit), alternating.
+		for i := range 5 {
+			s := newShopper(t, []string{a.base, b.base}[i%2])
+			s.post("/login", url.Values{"email": {"bo@example.com"}, "password": {"wrong-guess-" + fmt.Sprint(i)}})
+		}
+		for _, base := range []string{a.base, b.base} {
+			s := newShopper(t, base)
+			res, body := s.post("/login", url.Values{"email": {"bo@example.com"}, "password": {"night-owl-41"}})
+			if !strings.Contains(body, "Too many sign-in attempts") {
+				t.Errorf("%s: after 5 failures spread over both instances the right password got %d without the throttle message", base, res.StatusCode)
+			}
+		}
+	})
+
+	t.Run("ImportReachesOtherInstanceWithinOneSecond", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "catalog.json")
+		os.WriteFile(file, []byte(`[{"id": 901, "title": "Moonlit Zither", "price": 42.5, "description": "A zither for night owls",
+			"category": "music", "image": "", "rating": {"rate": 4.5, "count": 3}}]`), 0o600)
+		cmd := exec.Command(os.Args[0], "catalog", "import", file)
+		cmd.Env = append(os.Environ(), "STOREFRONT_TEST_SERVE=1", "LOG_LEVEL=warn", "DATA_DIR="+t.TempDir(),
+			"SESSION_SECRET="+strings.Repeat("s", 40), "DATABASE_URL="+dbURL)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("import: %v\n%s", err, out)
+		}
+		done := time.Now()
+		s := newShopper(t, b.base)
+		for !strings.Contains(s.get("/search?q=zither"), "Moonlit Zither") {
+			if time.Since(done) > time.Second {
+				t.Fatalf("B does not list the product imported 1 s ago")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Logf("B listed the imported product %v after the import ended", time.Since(done).Round(time.Millisecond))
+	})
+
+	t.Run("SamePlaceOrderOnBothGivesOneOrder", func(t *testing.T) {
+		onA := newShopper(t, a.base)
+		key := onA.toReview("cy@example.com")
+		onB := &shopper{t: t, base: b.base, hc: onA.hc}
+		var wg sync.WaitGroup
+		for _, s := range []*shopper{onA, onB} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.post("/checkout/place", url.Values{"key": {key}})
+			}()
+		}
+		wg.Wait()
+		waitFor(t, "the payment to end", func() bool {
+			return pgCount(t, dbURL, `SELECT COUNT(*) FROM orders WHERE email = 'cy@example.com' AND status = 'pending'`) == 0
+		})
+		if n := pgCount(t, dbURL, `SELECT COUNT(*) FROM orders WHERE email = 'cy@example.com'`); n != 1 {
+			t.Errorf("orders: %d, want 1", n)
+		}
+		if n := pgCount(t, dbURL, `SELECT COUNT(*) FROM gateway_charges c JOIN orders o ON o.charge_key = c.idempotency_key
+			WHERE o.email = 'cy@example.com'`); n != 1 {
+			t.Errorf("charges: %d, want 1", n)
+		}
+	})
+}
+
+// Issue 14: with CATALOG_URL, the sync runs once per interval across
+// both instances, not once per instance.
+func TestMultiInstance_SyncOncePerInterval(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	if testing.Short() {
+		t.Skip("starts two servers and waits for a sync interval")
+	}
+	var fetches atomic.Int32
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/products":
+			fetches.Add(1)
+			w.Write([]byte(`[{"id": 1, "title": "Synced Lamp", "price": 9.99, "description": "d", "category": "home", "image": "", "rating": {"rate": 4, "count": 1}}]`))
+		case "/products/categories":
+			w.Write([]byte(`["home"]`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer fake.Close()
+	env := []string{"DATABASE_URL=" + dbURL, "CATALOG_URL=" + fake.URL, "CATALOG_SYNC_INTERVAL=10s", "IMAGE_FETCH_ALLOW_PRIVATE=true"}
+	start := time.Now()
+	startServer(t, t.TempDir(), env...)
+	startServer(t, t.TempDir(), env...)
+	// Two intervals and a half: syncs at about 0 s and 10 s and 20 s, once
+	// each, whichever instance runs them.
+	time.Sleep(25*time.Second - time.Since(start))
+	if got := fetches.Load(); got != 3 {
+		t.Errorf("catalogue fetched %d times in 25 s with a 10 s interval on two instances, want 3", got)
+	}
+}
