@@ -193,36 +193,17 @@ func Throttled(err error) (time.Duration, bool) {
 // *shop.ThrottledError) and per account (silently, so the answer never
 // tells whether an account exists). A new link revokes older ones.
 func (s *Service) RequestSignInLink(ctx context.Context, email, addr string) error {
-	if s.Throttle != nil {
-		if err := s.Throttle.Allow(ctx, shop.LimitSignInLinkAddress, addr); err != nil {
-			return err
-		}
-	}
-	u, _, err := s.Users.UserByEmail(ctx, email)
-	if shop.ErrorCode(err) == shop.ENOTFOUND || (u != nil && u.IsGuest) {
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("sign-in link: %w", err)
-	}
-	if s.Throttle != nil {
-		if err := s.Throttle.Allow(ctx, shop.LimitSignInLinkAccount, u.ID); err != nil {
-			s.Log.Warn("sign-in link requests over the limit", "user", u.ID)
-			return nil
-		}
-	}
-	if err := s.Links.RevokeSignInLinks(ctx, u.ID); err != nil {
-		return fmt.Errorf("sign-in link: %w", err)
-	}
-	token := shop.RandomToken(resetTokenRandomSize)
-	if err := s.Links.CreateSignInLink(ctx, u.ID, hashToken(token), s.Now().Add(signInLinkLifetime)); err != nil {
-		return fmt.Errorf("sign-in link: %w", err)
-	}
-	link := s.BaseURL + "/login/link?token=" + token
-	body := fmt.Sprintf("Hello %s,\n\nSomeone asked for a one-time link to sign in to your account, which had too many failed sign-in attempts. To sign in, open this link within 15 minutes:\n\n%s\n\nIf it was not you, ignore this e-mail; consider changing your password.\n", u.DisplayName, link)
-	if err := s.Mailer.Send(ctx, shop.Email{To: u.Email, Subject: "Your sign-in link", Body: body}); err != nil {
-		return fmt.Errorf("sign-in link: %w", err)
-	}
-	return nil
+	return s.mailLink(ctx, email, addr, linkMail{
+		what:         "sign-in link",
+		limitAddress: shop.LimitSignInLinkAddress,
+		limitAccount: shop.LimitSignInLinkAccount,
+		revoke:       s.Links.RevokeSignInLinks,
+		create:       s.Links.CreateSignInLink,
+		lifetime:     signInLinkLifetime,
+		path:         "/login/link?token=",
+		subject:      "Your sign-in link",
+		body:         "Hello %s,\n\nSomeone asked for a one-time link to sign in to your account, which had too many failed sign-in attempts. To sign in, open this link within 15 minutes:\n\n%s\n\nIf it was not you, ignore this e-mail; consider changing your password.\n",
+	})
 }
 
 // SignInWithLink uses a one-time sign-in link from addr: it works once,
@@ -323,8 +304,40 @@ func (s *Service) revokeTokens(ctx context.Context, userID string) error {
 // *shop.ThrottledError) and per account (silently, so the answer never
 // tells whether an account exists). A new link revokes every older one.
 func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) error {
+	return s.mailLink(ctx, email, addr, linkMail{
+		what:         "password reset",
+		limitAddress: shop.LimitResetAddress,
+		limitAccount: shop.LimitResetAccount,
+		revoke:       s.Resets.RevokePasswordResets,
+		create:       s.Resets.CreatePasswordReset,
+		lifetime:     resetTokenLifetime,
+		path:         "/reset-password?token=",
+		subject:      "Reset your password",
+		body:         "Hello %s,\n\nSomeone asked to reset the password of your account. To choose a new password, open this link within one hour:\n\n%s\n\nIf it was not you, ignore this e-mail: your password stays as it is.\n",
+	})
+}
+
+// linkMail is one kind of e-mailed single-use link (a password reset, a
+// sign-in link): how requests for it are limited, where its hashed token is
+// kept, and the e-mail that carries it.
+type linkMail struct {
+	what                       string // in errors and logs
+	limitAddress, limitAccount shop.Limit
+	revoke                     func(ctx context.Context, userID string) error
+	create                     func(ctx context.Context, userID, tokenHash string, expires time.Time) error
+	lifetime                   time.Duration
+	path                       string // the link's path and query up to the token
+	subject                    string
+	body                       string // a format taking the name, then the link
+}
+
+// mailLink e-mails a new link of kind l to the account with that address,
+// if there is one (a guest has none). The per-address limit refuses with a
+// *shop.ThrottledError; the per-account limit is silent, so the answer never
+// tells whether an account exists. A new link revokes the older ones.
+func (s *Service) mailLink(ctx context.Context, email, addr string, l linkMail) error {
 	if s.Throttle != nil {
-		if err := s.Throttle.Allow(ctx, shop.LimitResetAddress, addr); err != nil {
+		if err := s.Throttle.Allow(ctx, l.limitAddress, addr); err != nil {
 			return err
 		}
 	}
@@ -332,25 +345,24 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) 
 	if shop.ErrorCode(err) == shop.ENOTFOUND || (u != nil && u.IsGuest) {
 		return nil
 	} else if err != nil {
-		return fmt.Errorf("password reset: %w", err)
+		return fmt.Errorf("%s: %w", l.what, err)
 	}
 	if s.Throttle != nil {
-		if err := s.Throttle.Allow(ctx, shop.LimitResetAccount, u.ID); err != nil {
-			s.Log.Warn("password reset requests over the limit", "user", u.ID)
+		if err := s.Throttle.Allow(ctx, l.limitAccount, u.ID); err != nil {
+			s.Log.Warn(l.what+" requests over the limit", "user", u.ID)
 			return nil
 		}
 	}
-	if err := s.Resets.RevokePasswordResets(ctx, u.ID); err != nil {
-		return fmt.Errorf("password reset: %w", err)
+	if err := l.revoke(ctx, u.ID); err != nil {
+		return fmt.Errorf("%s: %w", l.what, err)
 	}
 	token := shop.RandomToken(resetTokenRandomSize)
-	if err := s.Resets.CreatePasswordReset(ctx, u.ID, hashToken(token), s.Now().Add(resetTokenLifetime)); err != nil {
-		return fmt.Errorf("password reset: %w", err)
+	if err := l.create(ctx, u.ID, hashToken(token), s.Now().Add(l.lifetime)); err != nil {
+		return fmt.Errorf("%s: %w", l.what, err)
 	}
-	link := s.BaseURL + "/reset-password?token=" + token
-	body := fmt.Sprintf("Hello %s,\n\nSomeone asked to reset the password of your account. To choose a new password, open this link within one hour:\n\n%s\n\nIf it was not you, ignore this e-mail: your password stays as it is.\n", u.DisplayName, link)
-	if err := s.Mailer.Send(ctx, shop.Email{To: u.Email, Subject: "Reset your password", Body: body}); err != nil {
-		return fmt.Errorf("password reset: %w", err)
+	body := fmt.Sprintf(l.body, u.DisplayName, s.BaseURL+l.path+token)
+	if err := s.Mailer.Send(ctx, shop.Email{To: u.Email, Subject: l.subject, Body: body}); err != nil {
+		return fmt.Errorf("%s: %w", l.what, err)
 	}
 	return nil
 }
