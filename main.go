@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/nocturne/storefront/handlers"
@@ -75,6 +76,61 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	monitor := health.NewMonitor(ctx, db, log)
 	go monitor.Run(ctx, 10*time.Second)
 
+	cat, err := startCatalog(ctx, cfg, db, log)
+	if err != nil {
+		return err
+	}
+	if cfg.Demo {
+		if err := printDemo(ctx, db); err != nil {
+			return err
+		}
+	}
+	assets, err := loadAssets(cfg.Dev)
+	if err != nil {
+		return err
+	}
+	mailer, err := newMailer(cfg, db, log)
+	if err != nil {
+		return err
+	}
+	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
+	checkoutSvc := startCheckout(ctx, cfg, db, gateway, mailer, log)
+
+	throttle := &shop.Throttle{Store: db, Now: time.Now}
+	app := handlers.New(handlers.Deps{
+		Config:   cfg,
+		Log:      log,
+		Assets:   assets,
+		Health:   monitor,
+		Contact:  db,
+		Users:    db,
+		Storage:  db.KV,
+		Throttle: throttle,
+		Auth: &auth.Service{
+			Users: db, Carts: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
+			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
+		},
+		Sessions:  auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
+		Google:    newGoogle(cfg),
+		Catalog:   cat,
+		Carts:     db,
+		Wishlists: db,
+		Orders:    db,
+		Images:    db,
+		Checkout:  checkoutSvc,
+		Stock:     db,
+		Admin: handlers.AdminDeps{
+			Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
+			Service: &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway,
+				BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log},
+		},
+	})
+	return serve(ctx, cfg, log, app, checkoutSvc)
+}
+
+// startCatalog loads the catalogue (the built-in one, or what the store
+// holds while CATALOG_URL syncs in the background) and keeps it current.
+func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger) (*catalog.Service, error) {
 	cat := newCatalog(cfg, db, log, nil)
 	if cfg.CatalogURL != "" {
 		syncer := &catalog.Syncer{
@@ -92,7 +148,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 			go syncer.Run(ctx)
 		}
 	} else if err := cat.LoadBuiltin(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	// The stored catalogue is served at once, also while a sync runs (or
 	// its service is down); each sync warms again what it changed.
@@ -106,79 +162,57 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		watch = 250 * time.Millisecond
 	}
 	go cat.Watch(ctx, watch)
-	if cfg.Demo {
-		if err := printDemo(ctx, db); err != nil {
-			return err
-		}
-	}
+	return cat, nil
+}
 
-	assets, err := loadAssets(cfg.Dev)
-	if err != nil {
-		return err
+// newMailer sends e-mail through SMTP_URL, or keeps it in the database's
+// outbox (shown by the demo) when none is set.
+func newMailer(cfg *config.Config, db *backend, log *slog.Logger) (mail.Mailer, error) {
+	if cfg.SMTPURL == "" {
+		return &mail.Outbox{Store: db, Log: log}, nil
 	}
+	return mail.NewSMTP(cfg.SMTPURL)
+}
 
-	var mailer mail.Mailer = &mail.Outbox{Store: db, Log: log}
-	if cfg.SMTPURL != "" {
-		if mailer, err = mail.NewSMTP(cfg.SMTPURL); err != nil {
-			return err
-		}
+// newGoogle is Google sign-in when it is configured, else nil (the button
+// is not shown). A nil *auth.Google, never a nil inside an interface.
+func newGoogle(cfg *config.Config) *auth.Google {
+	if !cfg.GoogleEnabled() {
+		return nil
 	}
-	var google *auth.Google
-	if cfg.GoogleEnabled() {
-		google = &auth.Google{
-			ClientID:     cfg.GoogleClientID,
-			ClientSecret: cfg.GoogleClientSecret,
-			CallbackURL:  cfg.BaseURL.String() + "/auth/google/callback",
-			DiscoveryURL: cfg.GoogleDiscoveryURL,
-		}
+	return &auth.Google{
+		ClientID:     cfg.GoogleClientID,
+		ClientSecret: cfg.GoogleClientSecret,
+		CallbackURL:  cfg.BaseURL.String() + "/auth/google/callback",
+		DiscoveryURL: cfg.GoogleDiscoveryURL,
 	}
+}
 
-	throttle := &shop.Throttle{Store: db, Now: time.Now}
-	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
-	checkoutSvc := &checkout.Service{
+// startCheckout builds the checkout and its recovery sweep: pending orders
+// left by a crash are resolved at start, then periodically (completed if the
+// gateway charged them, released if not). With several instances, one at a
+// time sweeps.
+func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, mailer mail.Mailer, log *slog.Logger) *checkout.Service {
+	svc := &checkout.Service{
 		Orders: db, Carts: db, Gateway: gateway,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
 	}
-	// Pending orders left by a crash are resolved at start, then
-	// periodically: completed if the gateway charged them, released if not.
-	// With several instances, one at a time sweeps.
-	go db.every(ctx, lockRecovery, checkoutSvc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
-		if c, r, err := checkoutSvc.Recover(ctx); err != nil && !errors.Is(err, context.Canceled) {
+	go db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
+		if c, r, err := svc.Recover(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("recovery sweep", "err", err)
 		} else if c+r > 0 {
 			log.Info("recovery sweep", "completed", c, "released", r)
 		}
 	})
+	return svc
+}
 
-	app := handlers.New(handlers.Deps{
-		Config:   cfg,
-		Log:      log,
-		Assets:   assets,
-		Health:   monitor,
-		Contact:  db,
-		Users:    db,
-		Storage:  db.KV,
-		Throttle: throttle,
-		Auth: &auth.Service{
-			Users: db, Carts: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
-			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
-		},
-		Sessions:  auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
-		Google:    google,
-		Catalog:   cat,
-		Carts:     db,
-		Wishlists: db,
-		Orders:    db,
-		Images:    db,
-		Checkout:  checkoutSvc,
-		Stock:     db,
-		Admin: handlers.AdminDeps{
-			Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
-			Service: &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway,
-				BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log},
-		},
-	})
-
+// serve listens on PORT until ctx ends (SIGINT, SIGTERM), then stops
+// accepting connections and lets requests and payments under way finish,
+// up to the grace period. A payment still running after it stays pending
+// and is resolved by the recovery sweep of the next start (or of another
+// instance), so exiting then loses nothing.
+func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, app *fiber.App, payments *checkout.Service) error {
 	addr := fmt.Sprintf(":%d", cfg.Port)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -193,17 +227,13 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	case <-ctx.Done():
 	}
-	// Stop accepting connections and let requests and payments under way
-	// finish, up to the grace period. A payment still running after it
-	// stays pending and is resolved by the recovery sweep of the next start
-	// (or of another instance), so exiting then loses nothing.
 	log.Info("shutting down", "grace", cfg.ShutdownGrace.String())
 	grace, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
 	defer cancel()
 	if err := app.ShutdownWithContext(grace); err != nil {
 		log.Warn("shutdown: requests still open at the end of the grace period", "err", err)
 	}
-	if !checkoutSvc.Wait(grace) {
+	if !payments.Wait(grace) {
 		log.Warn("shutdown: payments still under way at the end of the grace period; the recovery sweep will resolve them")
 	}
 	return nil
