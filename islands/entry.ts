@@ -114,26 +114,41 @@ const loadForms = () =>
     formsReady = true;
   });
 
-function start(container: Container): Promise<unknown> {
-  const pending: Promise<unknown>[] = mountIslands(container);
+/**
+ * Loads the plain DOM enhancements the container's forms need (small modules without React,
+ * so they need not wait for the first paint: a select changed right after the page appears
+ * applies at once).
+ */
+function enhanceForms(container: Container): Promise<unknown>[] {
+  const pending: Promise<unknown>[] = [];
   const enhance = (selector: string, load: () => Promise<unknown>) => {
     if (container.querySelector(selector)) pending.push(load().catch((error: unknown) => console.error("[islands]", error)));
   };
   enhance(`${CART_FORMS}, form[data-place-order]`, loadForms);
   enhance("form[data-autosubmit]", () => import("./enhance/autosubmit"));
-  return Promise.allSettled(pending);
+  return pending;
+}
+
+/** Mounts the islands in HTML inserted later, and enhances its forms. */
+function start(container: Container): void {
+  mountIslands(container);
+  enhanceForms(container);
 }
 
 /**
- * Starts the page's islands and marks <html data-islands="ready"> once each has mounted (or
- * failed to). Until then the server's forms do the work, so a shopper who is quicker than
- * the scripts loses nothing; the marker tells tests (and anyone curious) that the page is
- * now enhanced.
+ * Enhances the page's forms at once and starts its islands after the first paint, then marks
+ * <html data-islands="ready"> once each island has mounted (or failed to) and the form
+ * modules are there. Until then the server's forms do the work, so a shopper who is quicker
+ * than the scripts loses nothing; the marker tells tests (and anyone curious) that the page
+ * is now enhanced.
  */
 function startPage(): void {
-  start(document).then(() => {
-    document.documentElement.dataset.islands = "ready";
-  });
+  const forms = enhanceForms(document);
+  afterFirstPaint(() =>
+    Promise.allSettled([...mountIslands(document), ...forms]).then(() => {
+      document.documentElement.dataset.islands = "ready";
+    }),
+  );
 }
 
 // Add to Cart pressed before enhance/forms.ts is there: wait for it, then submit again
@@ -186,7 +201,7 @@ function afterFirstPaint(fn: () => void): void {
 }
 
 if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", () => afterFirstPaint(startPage), { once: true });
+  document.addEventListener("DOMContentLoaded", startPage, { once: true });
 } else {
-  afterFirstPaint(startPage);
+  startPage();
 }

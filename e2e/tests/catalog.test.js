@@ -21,6 +21,7 @@ import {
   expectVisible,
   text,
   open,
+  islandsReady,
   WAIT_MS,
 } from '../lib/harness.js';
 
@@ -177,6 +178,7 @@ async function applyFilters(page, js, changes) {
     if (js) {
       const want = canonicalSearch(state);
       await Promise.all([page.waitForURL(reached(want), { timeout: WAIT_MS }), change()]);
+      await islandsReady(page); // the next change needs the page's scripts (before them, Apply does it)
     } else {
       await change();
     }
