@@ -7,8 +7,6 @@ package pgtest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/postgres"
 )
 
@@ -59,7 +58,7 @@ func NewDatabase(tb testing.TB) string {
 	if templateErr != nil {
 		tb.Fatalf("pgtest: %v", templateErr)
 	}
-	name := "nocturne_test_" + randomHex()
+	name := "nocturne_test_" + shop.RandomHex(6)
 	if err := exec(ctx, server, `CREATE DATABASE `+name+` TEMPLATE `+templateName); err != nil {
 		tb.Fatalf("pgtest: create database: %v", err)
 	}
@@ -76,7 +75,7 @@ func NewDatabase(tb testing.TB) string {
 func EmptyDatabase(tb testing.TB) string {
 	tb.Helper()
 	server := ServerURL(tb)
-	name := "nocturne_test_" + randomHex()
+	name := "nocturne_test_" + shop.RandomHex(6)
 	if err := exec(context.Background(), server, `CREATE DATABASE `+name); err != nil {
 		tb.Fatalf("pgtest: create database: %v", err)
 	}
@@ -106,7 +105,7 @@ func ensureTemplate(ctx context.Context, server, name string) error {
 	if err != nil || exists {
 		return err
 	}
-	scratch := "nocturne_scratch_" + randomHex()
+	scratch := "nocturne_scratch_" + shop.RandomHex(6)
 	if err := exec(ctx, server, `CREATE DATABASE `+scratch); err != nil {
 		return fmt.Errorf("create template: %w", err)
 	}
@@ -141,10 +140,4 @@ func exec(ctx context.Context, server, sql string) error {
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, sql)
 	return err
-}
-
-func randomHex() string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
