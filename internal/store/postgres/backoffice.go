@@ -221,25 +221,14 @@ func (db *DB) AdminOrders(ctx context.Context, q shop.AdminOrderQuery) ([]shop.O
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
 	n := len(args)
-	rows, err := db.pool.Query(ctx, `SELECT `+orderColumns+`, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)
+	rows, err := db.pool.Query(ctx, `SELECT `+orderSummaryColumns+`
 		FROM orders`+where+fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, n+1, n+2),
 		append(args, shop.AdminOrdersPageSize, (max(q.Page, 1)-1)*shop.AdminOrdersPageSize)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list orders: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (shop.Order, error) {
-		var items int
-		o, err := scanOrder(row, &items)
-		if err != nil {
-			return shop.Order{}, err
-		}
-		o.Lines = []shop.OrderLine{{Quantity: items}}
-		return *o, nil
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("list orders: %w", err)
-	}
-	return out, total, nil
+	out, err := collectOrderSummaries(rows)
+	return out, total, err
 }
 
 // OrderEvents returns an order's timeline, oldest first.

@@ -297,26 +297,35 @@ func (db *DB) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int,
 	}
 	page := max(q.Page, 1)
 	n := len(args)
-	rows, err := db.pool.Query(ctx, fmt.Sprintf(`SELECT `+orderColumns+`, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)
+	rows, err := db.pool.Query(ctx, fmt.Sprintf(`SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY `+col+` `+dir+`, created_at `+dir+`, id `+dir+` LIMIT $%d OFFSET $%d`, n+1, n+2),
 		append(args, shop.OrdersPageSize, (page-1)*shop.OrdersPageSize)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list orders: %w", err)
 	}
+	out, err := collectOrderSummaries(rows)
+	return out, total, err
+}
+
+// orderSummaryColumns are an order's columns and its item count, for lists.
+const orderSummaryColumns = orderColumns + `, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)`
+
+// collectOrderSummaries reads rows of orderSummaryColumns. A list shows
+// item counts only; one placeholder line carries the count.
+func collectOrderSummaries(rows pgx.Rows) ([]shop.Order, error) {
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (shop.Order, error) {
 		var items int
 		o, err := scanOrder(row, &items)
 		if err != nil {
 			return shop.Order{}, err
 		}
-		// The list shows item counts only; one placeholder line carries it.
 		o.Lines = []shop.OrderLine{{Quantity: items}}
 		return *o, nil
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("list orders: %w", err)
+		return nil, fmt.Errorf("list orders: %w", err)
 	}
-	return out, total, nil
+	return out, nil
 }
 
 // CountOrders counts a user's placed orders.

@@ -38,24 +38,14 @@ func (db *DB) AdminOrders(ctx context.Context, q shop.AdminOrderQuery) ([]shop.O
 	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT `+orderColumns+`, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)
+	rows, err := db.db.QueryContext(ctx, `SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		append(args, shop.AdminOrdersPageSize, (max(q.Page, 1)-1)*shop.AdminOrdersPageSize)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list orders: %w", err)
 	}
-	defer rows.Close()
-	var out []shop.Order
-	for rows.Next() {
-		var items int
-		o, err := scanOrder(scannerWith{rows, &items})
-		if err != nil {
-			return nil, 0, err
-		}
-		o.Lines = []shop.OrderLine{{Quantity: items}}
-		out = append(out, *o)
-	}
-	return out, total, rows.Err()
+	out, err := scanOrderSummaries(rows)
+	return out, total, err
 }
 
 // likePrefix escapes s for LIKE and matches it as a prefix.

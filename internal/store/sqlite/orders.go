@@ -299,25 +299,37 @@ func (db *DB) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int,
 		col = "status"
 	}
 	page := max(q.Page, 1)
-	rows, err := db.query(ctx, `SELECT `+orderColumns+`, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)
+	rows, err := db.query(ctx, `SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY `+col+` `+dir+`, created_at `+dir+`, id `+dir+` LIMIT ? OFFSET ?`,
 		append(args, shop.OrdersPageSize, (page-1)*shop.OrdersPageSize)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list orders: %w", err)
 	}
+	out, err := scanOrderSummaries(rows)
+	return out, total, err
+}
+
+// orderSummaryColumns are an order's columns and its item count, for lists.
+const orderSummaryColumns = orderColumns + `, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)`
+
+// scanOrderSummaries reads rows of orderSummaryColumns and closes them.
+// A list shows item counts only; one placeholder line carries the count.
+func scanOrderSummaries(rows *sql.Rows) ([]shop.Order, error) {
 	defer rows.Close()
 	var out []shop.Order
 	for rows.Next() {
 		var items int
 		o, err := scanOrder(scannerWith{rows, &items})
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
-		// The list shows item counts only; one placeholder line carries it.
 		o.Lines = []shop.OrderLine{{Quantity: items}}
 		out = append(out, *o)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read orders: %w", err)
+	}
+	return out, nil
 }
 
 // scannerWith appends extra destinations to a row's Scan.
