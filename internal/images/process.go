@@ -30,7 +30,7 @@ const (
 	// pixel (a phone's card at 92vw picks 640 px; a retina laptop's grid,
 	// too), where quality 60's artefacts are smaller than a CSS pixel. With
 	// four real photos (one a detailed circuit board), a 375 px phone's
-	// first screen of /products went from 102 to 94 KB (issue 15's budget is
+	// first screen of /products went from 102.2 to 91.5 KB (issue 15's budget is
 	// 100 KB).
 	webpDenseQuality = 60
 	denseWidth       = 640
