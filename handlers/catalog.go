@@ -70,6 +70,7 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing
 	pagesN := max(1, int(math.Ceil(float64(page.Total)/float64(f.PageSize))))
 	l := paginate(f.Page, pagesN, func(n int) string { return withQuery(path, f.Query(n)) })
 	l.Cards = a.cards(c, page.Products, 4)
+	l.CardsHTML = a.cardHTML.Cards(l.Cards)
 	l.Total = page.Total
 	props, _ := json.Marshal(map[string]any{
 		"page":     f.Page,
@@ -244,7 +245,7 @@ func (a *App) productsAPI(c *fiber.Ctx) error {
 	// The cards' forms return to the page the shopper is on.
 	c.Request().URI().SetPath(path)
 	var html strings.Builder
-	if err := components.ProductCards(a.cards(c, page.Products, 0)).Render(c.UserContext(), &html); err != nil {
+	if err := a.cardHTML.Cards(a.cards(c, page.Products, 0)).Render(c.UserContext(), &html); err != nil {
 		return err
 	}
 	hasMore := f.Offset()+len(page.Products) < page.Total

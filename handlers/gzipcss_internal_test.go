@@ -22,14 +22,17 @@ func TestCSSGzip_DecodesToThePage(t *testing.T) {
 		{"first", style + "<p>after</p>"},
 		{"last", "<p>before</p>" + style},
 		{"alone", style},
+		{"none", "<!doctype html><head><link rel=stylesheet href=/a.css></head><body>" + strings.Repeat("<li>lamp</li>", 500) + "</body>"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			page := []byte(tt.page)
 			at := g.find(page)
-			if at < 0 {
-				t.Fatal("stylesheet not found in the page")
+			if (at < 0) != (tt.name == "none") {
+				t.Fatalf("stylesheet found at %d", at)
 			}
-			z := g.compress(nil, page, at)
+			var zb bytes.Buffer
+			g.compress(&zb, page, at)
+			z := zb.Bytes()
 			zr, err := gzip.NewReader(bytes.NewReader(z))
 			if err != nil {
 				t.Fatal(err)

@@ -41,3 +41,33 @@ func TestAnonymousPage_GzipCarriesTheStylesheet(t *testing.T) {
 		})
 	}
 }
+
+// A signed-in shopper's page links the stylesheet and is never cached; it is
+// gzipped too (by the same writer, in one call), and decodes to the page an
+// uncompressed request gets.
+func TestSignedInPage_Gzip(t *testing.T) {
+	app := newTestApp(t)
+	shopper := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	_, plain := rawGet(t, shopper, "/products")
+	res, zipped := rawGet(t, shopper, "/products", "Accept-Encoding", "gzip, deflate, br, zstd")
+	if got := res.Header.Get("Content-Encoding"); got != "gzip" {
+		t.Fatalf("Content-Encoding %q, want gzip", got)
+	}
+	zr, err := gzip.NewReader(strings.NewReader(zipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("the page does not decode: %v", err)
+	}
+	if string(page) != plain {
+		t.Fatalf("decoded page (%d bytes) differs from the plain one (%d bytes)", len(page), len(plain))
+	}
+	if strings.Contains(plain, "<style>") || !strings.Contains(plain, "Account") {
+		t.Fatal("not a signed-in page with a linked stylesheet")
+	}
+	if len(zipped)*4 > len(plain) {
+		t.Errorf("%d bytes compressed to %d", len(plain), len(zipped))
+	}
+}

@@ -134,6 +134,8 @@ type App struct {
 	inlineCSS string
 	// proxies are the trusted reverse proxies clientIP looks behind.
 	proxies proxies
+	// cardHTML remembers rendered product cards (cardhtml.go).
+	cardHTML *cardHTML
 }
 
 // csp allows only our own scripts, styles and images: no inline script, no
@@ -146,7 +148,7 @@ func New(d Deps) *fiber.App {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	a := &App{Deps: d, flash: newFlasher(d.Config.SessionSecret, d.Config.Secure())}
+	a := &App{Deps: d, flash: newFlasher(d.Config.SessionSecret, d.Config.Secure()), cardHTML: newCardHTML(maxCardsKept)}
 	a.proxies = parseProxies(d.Config.TrustedProxies) // issue 12: clientIP
 	app := fiber.New(fiber.Config{
 		AppName:               d.Config.ShopName,

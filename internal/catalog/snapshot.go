@@ -80,6 +80,7 @@ func (s *snapshot) list(f shop.ProductFilter) shop.ProductPage {
 	var page shop.ProductPage
 	if f.MinRating == 0 {
 		page.Total = len(in)
+		page.Products = make([]shop.Product, 0, max(0, min(size, len(in)-first)))
 		for i := first; i < len(in) && i < first+size; i++ {
 			page.Products = append(page.Products, *at(i))
 		}
