@@ -72,17 +72,27 @@ func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing
 	l.Cards = a.cards(c, page.Products, 4)
 	l.CardsHTML = a.cardHTML.Cards(l.Cards)
 	l.Total = page.Total
-	props, _ := json.Marshal(map[string]any{
-		"page":     f.Page,
-		"hasMore":  f.Page < pagesN,
-		"nextApi":  withQuery("/api/products", f.Query(f.Page+1)),
-		"basePath": path,
-		// Any page of the listing: this address with page set, for loading
-		// earlier pages (Show previous, Back to a scrolled grid).
-		"pageApi": withQuery("/api/products", f.Query(1)),
+	props, _ := json.Marshal(gridProps{
+		Page:     f.Page,
+		HasMore:  f.Page < pagesN,
+		NextAPI:  withQuery("/api/products", f.Query(f.Page+1)),
+		BasePath: path,
+		PageAPI:  withQuery("/api/products", f.Query(1)),
 	})
 	l.IslandJSON = string(props)
 	return l
+}
+
+// gridProps are the infinite-scroll island's props (a struct: marshalling a
+// map sorted and boxed its keys on every listing).
+type gridProps struct {
+	BasePath string `json:"basePath"`
+	HasMore  bool   `json:"hasMore"`
+	NextAPI  string `json:"nextApi"`
+	Page     int    `json:"page"`
+	// PageAPI is any page of the listing: this address with page set, for
+	// loading earlier pages (Show previous, Back to a scrolled grid).
+	PageAPI string `json:"pageApi"`
 }
 
 // paginate builds the Previous / numbered / Next links of page cur of last;
