@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -74,5 +75,53 @@ func TestCardHTML_SameBytesAsRendering(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Errorf("grid differs:\n got %s\nwant %s", got.String(), want.String())
+	}
+}
+
+// TestCardHTML_Concurrent: pages render at once on every connection; cards
+// rendered, remembered and forgotten concurrently stay right (run with
+// -race to check the locking too).
+func TestCardHTML_Concurrent(t *testing.T) {
+	m := newCardHTML(3)
+	var cards []components.Card
+	for i := range 8 {
+		cards = append(cards, components.Card{
+			Product:  shop.Product{ID: "nb-00" + string(rune('1'+i)), Title: "Lamp", Price: shop.Cents(1000 + i), Stock: i},
+			Image:    components.Picture{Src: "/static/img/x.svg", Width: 400, Height: 400},
+			ReturnTo: "/products?page=" + string(rune('1'+i)), HeadingTag: "h3",
+		})
+	}
+	want := make([]string, len(cards))
+	for i, c := range cards {
+		var b strings.Builder
+		if err := components.ProductCard(c).Render(context.Background(), &b); err != nil {
+			t.Fatal(err)
+		}
+		want[i] = b.String()
+	}
+	errs := make(chan string, 8)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 200 {
+				i := (g + n) % len(cards)
+				var b strings.Builder
+				if err := m.Cards(cards[i:i+1]).Render(context.Background(), &b); err != nil {
+					errs <- err.Error()
+					return
+				}
+				if b.String() != want[i] {
+					errs <- "card " + cards[i].ID + " differs"
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
