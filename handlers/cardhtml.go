@@ -23,7 +23,9 @@ import (
 // and a remembered card can never be stale. Only ReturnTo, the page the
 // card's forms come back to, differs from URL to URL; it is left out of the
 // key and written between the remembered pieces, escaped as templ escapes
-// it.
+// it. This holds while components.Card stays plain values: a slice field
+// would not compile as a key, and a pointer field would be compared by
+// address, not by what it points to.
 type cardHTML struct {
 	// marker stands for ReturnTo while a card is rendered for keeping: a
 	// random string no product text contains.
