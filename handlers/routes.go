@@ -210,8 +210,10 @@ func (a *App) middleware(app *fiber.App) {
 				return strings.HasPrefix(c.Path(), static.Prefix) || strings.HasPrefix(c.Path(), imagePrefix)
 			},
 		}))
-		// Inside the compressor: pages that carry the stylesheet are
-		// gzipped here without compressing it again (gzipcss.go).
+		// Inside the compressor: HTML pages are gzipped here, in one call,
+		// and those that carry the stylesheet without compressing it again
+		// (gzipcss.go). Other responses, and clients without gzip, are the
+		// compressor's.
 		if a.inlineCSS != "" {
 			if g, err := newCSSGzip(a.inlineCSS); err != nil {
 				d.Log.Warn("stylesheet not precompressed", "err", err)
