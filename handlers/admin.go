@@ -15,6 +15,7 @@ import (
 
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -433,12 +434,10 @@ func (a *App) adminProducts(c *fiber.Ctx) error {
 
 func formOf(p *shop.Product) pages.ProductForm {
 	f := pages.ProductForm{ID: p.ID, Title: p.Title, Description: p.Description, Category: p.Category,
-		Price: strings.TrimPrefix(p.Price.String(), "$"), Stock: strconv.Itoa(p.Stock), Featured: p.Featured, Visible: !p.Hidden, Image: p.Image}
+		Price: money.Text(p.Price), Stock: strconv.Itoa(p.Stock), StockWas: strconv.Itoa(p.Stock), Featured: p.Featured, Visible: !p.Hidden, Image: p.Image}
 	if p.Original > 0 {
-		f.Original = strings.TrimPrefix(p.Original.String(), "$")
+		f.Original = money.Text(p.Original)
 	}
-	f.Price = strings.ReplaceAll(f.Price, ",", "")
-	f.Original = strings.ReplaceAll(f.Original, ",", "")
 	return f
 }
 
@@ -491,13 +490,14 @@ func (a *App) saveProduct(c *fiber.Ctx, before *shop.Product) error {
 	form := pages.ProductForm{
 		ID: strings.TrimSpace(formValue(c, "id")), Title: formValue(c, "title"), Description: formValue(c, "description"),
 		Category: formValue(c, "category"), Price: formValue(c, "price"), Original: formValue(c, "original"), Stock: formValue(c, "stock"),
-		Featured: formValue(c, "featured") != "", Visible: formValue(c, "visible") != "",
+		StockWas: formValue(c, "stock_was"), Featured: formValue(c, "featured") != "", Visible: formValue(c, "visible") != "",
 	}
 	if before != nil {
 		form.ID, form.Image = before.ID, before.Image
 	}
 	edit, errs := backoffice.ParseProduct(backoffice.ProductInput{ID: form.ID, Title: form.Title, Description: form.Description,
-		Category: form.Category, Price: form.Price, Original: form.Original, Stock: form.Stock, Featured: form.Featured, Visible: form.Visible}, before == nil)
+		Category: form.Category, Price: form.Price, Original: form.Original, Stock: form.Stock, StockWas: form.StockWas,
+		Featured: form.Featured, Visible: form.Visible}, before == nil)
 	edit.Image = form.Image
 	if errs == nil {
 		if fh, err := c.FormFile("image"); err == nil && fh.Size > 0 {
@@ -518,7 +518,18 @@ func (a *App) saveProduct(c *fiber.Ctx, before *shop.Product) error {
 		switch shop.ErrorCode(err) {
 		case "":
 		case shop.ECONFLICT:
-			errs = shop.FieldErrors{"id": shop.ErrorMessage(err)}
+			field := shop.ErrorField(err)
+			if field == "" {
+				field = "id"
+			}
+			errs = shop.FieldErrors{field: shop.ErrorMessage(err)}
+			if field == "stock" {
+				// The next save is checked against the stock found now;
+				// what staff typed stays in the field.
+				if now, err := a.Admin.Products.AdminProduct(c.UserContext(), edit.ID); err == nil {
+					form.StockWas = strconv.Itoa(now.Stock)
+				}
+			}
 		default:
 			return err
 		}
@@ -531,10 +542,14 @@ func (a *App) saveProduct(c *fiber.Ctx, before *shop.Product) error {
 		action = "product.create"
 	}
 	var was any
+	after := edit.Product
 	if before != nil {
 		was = backoffice.ProductRecord(before)
+		if edit.Stock == edit.StockWas {
+			after.Stock = before.Stock // stock was left alone
+		}
 	}
-	a.Admin.Service.Record(c.UserContext(), staffEmail(c), action, edit.ID, was, backoffice.ProductRecord(&edit.Product))
+	a.Admin.Service.Record(c.UserContext(), staffEmail(c), action, edit.ID, was, backoffice.ProductRecord(&after))
 	// This instance shows the change at once; the others within a second
 	// (they watch the catalogue version).
 	if err := a.Admin.Catalog.Reload(c.UserContext()); err != nil {

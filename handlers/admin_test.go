@@ -389,8 +389,11 @@ func TestAdmin_ProductEditor(t *testing.T) {
 	if doc.Find(`input[name="title"]`).AttrOr("value", "") != "Aurora II" || text(doc, `[data-testid="price-error"]`) == "" || text(doc, `[data-testid="stock-error"]`) == "" {
 		t.Error("field errors or typed values missing")
 	}
-	res, _ = b.admin.post("/admin/products/nb-001", url.Values{"title": {"Aurora II"}, "description": {"New"}, "category": {"electronics"},
-		"price": {"199.00"}, "original": {"249.00"}, "stock": {"4"}, "visible": {"1"}})
+	form := b.editorForm(t, "nb-001")
+	for k, v := range map[string]string{"title": "Aurora II", "description": "New", "price": "199.00", "original": "249.00", "stock": "4"} {
+		form.Set(k, v)
+	}
+	res, _ = b.admin.post("/admin/products/nb-001", form)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("edit: %d", res.StatusCode)
 	}
@@ -399,7 +402,7 @@ func TestAdmin_ProductEditor(t *testing.T) {
 		t.Errorf("product page: %q, %q", text(doc, `[data-testid="product-title"]`), text(doc, `[data-testid="stock"]`))
 	}
 	// A new product, then hidden.
-	form := url.Values{"id": {"nb-900"}, "title": {"Moon Lamp"}, "category": {"home"}, "price": {"30"}, "stock": {"7"}, "visible": {"1"}}
+	form = url.Values{"id": {"nb-900"}, "title": {"Moon Lamp"}, "category": {"home"}, "price": {"30"}, "stock": {"7"}, "visible": {"1"}}
 	if res, _ := b.admin.post("/admin/products/new", form); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("new: %d", res.StatusCode)
 	}
@@ -409,6 +412,7 @@ func TestAdmin_ProductEditor(t *testing.T) {
 	if res, _ := b.app.client(t).get("/product/nb-900"); res.StatusCode != http.StatusOK {
 		t.Errorf("new product page: %d", res.StatusCode)
 	}
+	form = b.editorForm(t, "nb-900")
 	form.Del("visible")
 	if res, _ := b.admin.post("/admin/products/nb-900", form); res.StatusCode != http.StatusSeeOther {
 		t.Fatal("hide")
@@ -423,6 +427,95 @@ func TestAdmin_ProductEditor(t *testing.T) {
 	_, doc = b.admin.get("/admin/audit")
 	if !strings.Contains(doc.Text(), "product.update") || !strings.Contains(doc.Text(), "product.create") {
 		t.Error("product edits not in the audit log")
+	}
+}
+
+// editorForm is the product editor's form as an admin's browser would
+// submit it unchanged.
+func (b *backOffice) editorForm(t *testing.T, id string) url.Values {
+	t.Helper()
+	res, doc := b.admin.get("/admin/products/" + id)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("editor of %s: %d", id, res.StatusCode)
+	}
+	return formValues(doc.Find(`[data-testid="product-form"]`))
+}
+
+// formValues collects what a browser would submit of a form's text
+// fields, text areas and checked boxes.
+func formValues(f *goquery.Selection) url.Values {
+	v := url.Values{}
+	f.Find("input[name], textarea[name]").Each(func(_ int, in *goquery.Selection) {
+		name := in.AttrOr("name", "")
+		switch in.AttrOr("type", "text") {
+		case "file", "submit":
+		case "checkbox", "radio":
+			if _, checked := in.Attr("checked"); checked {
+				v.Add(name, in.AttrOr("value", "on"))
+			}
+		default:
+			if goquery.NodeName(in) == "textarea" {
+				v.Add(name, in.Text())
+			} else {
+				v.Add(name, in.AttrOr("value", ""))
+			}
+		}
+	})
+	return v
+}
+
+// A shopper buys while staff have the editor open: saving other fields
+// leaves the stock the sale left, and a typed stock is refused with the
+// stock as it is now, keeping what was typed.
+func TestAdmin_ProductEditor_SaleWhileEditing(t *testing.T) {
+	b := newBackOffice(t)
+	form := b.editorForm(t, "nb-031")
+	form.Set("stock", "5")
+	if res, _ := b.admin.post("/admin/products/nb-031", form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("set stock 5: %d", res.StatusCode)
+	}
+	stale := b.editorForm(t, "nb-031") // staff open the editor: 5 in stock
+	b.placeOrder(t, "nb-031", "2")     // a shopper buys 2: 3 left
+	stale.Set("title", "Renamed while selling")
+	if res, _ := b.admin.post("/admin/products/nb-031", stale); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("title-only save: %d", res.StatusCode)
+	}
+	if n, _ := b.app.db.Stock(context.Background(), "nb-031"); n != 3 {
+		t.Errorf("after a title-only save the stock is %d, want the 3 the sale left", n)
+	}
+	entries, _, err := b.app.db.AuditLog(context.Background(), 1)
+	if err != nil || len(entries) == 0 {
+		t.Fatal(entries, err)
+	}
+	if e := entries[0]; !strings.Contains(e.Before, `"stock":3`) || !strings.Contains(e.After, `"stock":3`) {
+		t.Errorf("the audit log says stock %s → %s, want 3 → 3", e.Before, e.After)
+	}
+	stale.Set("stock", "10")
+	res, doc := b.admin.post("/admin/products/nb-031", stale)
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("a stock typed over a sale: %d, want 422", res.StatusCode)
+	}
+	if got := text(doc, `[data-testid="stock-error"]`); got != "Stock changed while you were editing: it is now 3." {
+		t.Errorf("stock message %q", got)
+	}
+	again := formValues(doc.Find(`[data-testid="product-form"]`))
+	if again.Get("stock") != "10" || again.Get("title") != "Renamed while selling" {
+		t.Errorf("typed values lost: stock %q, title %q", again.Get("stock"), again.Get("title"))
+	}
+	if n, _ := b.app.db.Stock(context.Background(), "nb-031"); n != 3 {
+		t.Errorf("a refused save changed the stock to %d", n)
+	}
+	// Saving the re-rendered form is checked against the stock found then.
+	if res, _ := b.admin.post("/admin/products/nb-031", again); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save after the refusal: %d", res.StatusCode)
+	}
+	if n, _ := b.app.db.Stock(context.Background(), "nb-031"); n != 10 {
+		t.Errorf("stock %d, want the 10 typed", n)
+	}
+	// A form that doesn't say what stock it was loaded with writes none.
+	stale.Del("stock_was")
+	if res, doc := b.admin.post("/admin/products/nb-031", stale); res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="stock-error"]`) == "" {
+		t.Errorf("a save without stock_was: %d", res.StatusCode)
 	}
 }
 
@@ -491,7 +584,7 @@ func TestAdmin_PhotoUpload(t *testing.T) {
 	post := func(name string, body []byte) (*http.Response, *goquery.Document) {
 		var buf bytes.Buffer
 		w := multipart.NewWriter(&buf)
-		for k, v := range map[string]string{"title": "Aurora", "category": "electronics", "price": "229", "stock": "5", "visible": "1"} {
+		for k, v := range map[string]string{"title": "Aurora", "category": "electronics", "price": "229", "stock": "5", "stock_was": "5", "visible": "1"} {
 			w.WriteField(k, v)
 		}
 		fw, _ := w.CreateFormFile("image", name)

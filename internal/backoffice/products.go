@@ -5,29 +5,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
 // ProductInput is the product editor's form as typed.
 type ProductInput struct {
 	ID, Title, Description, Category, Price, Original, Stock string
-	Featured, Visible                                        bool
+	// StockWas is the stock the editor was loaded with (a hidden field).
+	StockWas          string
+	Featured, Visible bool
 }
 
 var productID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
 // MaxStock bounds the stock staff can type.
 const MaxStock = 1_000_000
-
-// parseMoney reads a price in dollars ("19.99", "$1,299") as cents.
-func parseMoney(s string) (shop.Cents, bool) {
-	s = strings.NewReplacer("$", "", ",", "", " ", "").Replace(strings.TrimSpace(s))
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f <= 0 || f > 1_000_000 {
-		return 0, false
-	}
-	return shop.DollarsToCents(f), true
-}
 
 // ParseProduct validates the editor's form: every field's problem comes
 // back in FieldErrors, next to the field.
@@ -57,13 +50,13 @@ func ParseProduct(in ProductInput, isNew bool) (shop.ProductEdit, shop.FieldErro
 	case len(p.Category) > 60 || p.Category == shop.FeaturedCategory:
 		errs["category"] = "Choose another category name."
 	}
-	var ok bool
-	if p.Price, ok = parseMoney(in.Price); !ok {
-		errs["price"] = "Enter a price in dollars, such as 19.99."
+	var err error
+	if p.Price, err = money.Parse(in.Price); err != nil {
+		errs["price"] = shop.ErrorMessage(err)
 	}
 	if strings.TrimSpace(in.Original) != "" {
-		if p.Original, ok = parseMoney(in.Original); !ok {
-			errs["original"] = "Enter a price in dollars, such as 24.99, or leave it empty."
+		if p.Original, err = money.Parse(in.Original); err != nil {
+			errs["original"] = shop.ErrorMessage(err) + " Or leave it empty."
 		} else if p.Price > 0 && p.Original < p.Price {
 			errs["original"] = "The original price cannot be below the price."
 		}
@@ -73,6 +66,16 @@ func ParseProduct(in ProductInput, isNew bool) (shop.ProductEdit, shop.FieldErro
 		errs["stock"] = "Enter a whole number from 0 to 1000000."
 	}
 	p.Stock = n
+	e.StockWas = n
+	if !isNew {
+		// Without the stock it was loaded with, an edit can't be told from
+		// a sale, so nothing is written over the stored stock.
+		if was, err := strconv.Atoi(strings.TrimSpace(in.StockWas)); err == nil && was >= 0 {
+			e.StockWas = was
+		} else if errs["stock"] == "" {
+			errs["stock"] = "This editor is out of date: open the product again."
+		}
+	}
 	p.Featured, p.Hidden = in.Featured, !in.Visible
 	if len(errs) > 0 {
 		return e, errs

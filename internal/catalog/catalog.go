@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nocturne/storefront/internal/images"
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -251,15 +252,14 @@ func ParseFilter(get func(string) string, categories []string) Filter {
 	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
 }
 
-// parsePrice reads a dollar amount such as "25" or "19.99"; anything else,
-// zero or negative, is no bound.
+// parsePrice reads a dollar amount such as "25" or "19.99"; anything the
+// money parser refuses is no bound.
 func parsePrice(s string) shop.Cents {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "$")
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v <= 0 || v > 1_000_000 || v != v {
+	c, err := money.Parse(s)
+	if err != nil {
 		return 0
 	}
-	return shop.DollarsToCents(v)
+	return c
 }
 
 func priceText(c shop.Cents) string {

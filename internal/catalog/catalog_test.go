@@ -86,21 +86,25 @@ func TestParse_SkipsMalformedItems(t *testing.T) {
 		{"id": 8, "title": 42, "price": 1, "category": "home"},
 		"not an object",
 		{"id": 1, "title": "Duplicate", "price": 2, "category": "home"},
-		{"id": 10, "title": "Also good", "price": 19.999, "category": "electronics"}
+		{"id": 10, "title": "Also good", "price": 19.9, "category": "electronics"},
+		{"id": 11, "title": "Rounds to nothing", "price": 0.001, "category": "home"},
+		{"id": 12, "title": "Sub-cent", "price": 1.005, "category": "home"},
+		{"id": 13, "title": "Exponent", "price": 5e2, "category": "home"},
+		{"id": 14, "title": "Too dear", "price": 1000000.01, "category": "home"}
 	]`
 	got, err := catalog.Parse(strings.NewReader(doc), "fs-", quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Products) != 2 || got.Skipped != 9 {
-		t.Fatalf("got %d products, %d skipped; want 2 and 9", len(got.Products), got.Skipped)
+	if len(got.Products) != 2 || got.Skipped != 13 {
+		t.Fatalf("got %d products, %d skipped; want 2 and 13", len(got.Products), got.Skipped)
 	}
 	p := got.Products[0]
 	if p.ID != "fs-1" || p.Category != "home" || p.Price != 999 || p.Rating != 4.1 {
 		t.Errorf("got %+v", p)
 	}
-	if got.Products[1].Price != 2000 {
-		t.Errorf("19.999 dollars: got %d cents, want 2000", got.Products[1].Price)
+	if got.Products[1].Price != 1990 {
+		t.Errorf("19.9 dollars: got %d cents, want 1990", got.Products[1].Price)
 	}
 }
 

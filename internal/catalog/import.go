@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/internal/images"
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -37,7 +38,9 @@ var seedFS embed.FS
 type item struct {
 	ID          json.RawMessage `json:"id"`
 	Title       string          `json:"title"`
-	Price       float64         `json:"price"`
+	// Price is kept as the document's decimal text: money.Parse reads it
+	// exactly, where a float would round 1.005 to 1.00 unseen.
+	Price       json.Number     `json:"price"`
 	Description string          `json:"description"`
 	Category    string          `json:"category"`
 	Image       string          `json:"image"`
@@ -96,15 +99,16 @@ func parseItem(msg json.RawMessage, idPrefix string) (shop.Product, error) {
 	if err != nil {
 		return shop.Product{}, err
 	}
-	if math.IsNaN(it.Price) || math.IsInf(it.Price, 0) {
-		return shop.Product{}, fmt.Errorf("product %s has no valid price", id)
+	price, err := money.Parse(it.Price.String())
+	if err != nil {
+		return shop.Product{}, fmt.Errorf("product %s has no valid price %q: %s", id, it.Price, shop.ErrorMessage(err))
 	}
 	p := shop.Product{
 		ID:          idPrefix + id,
 		Title:       strings.TrimSpace(it.Title),
 		Description: strings.TrimSpace(it.Description),
 		Category:    strings.ToLower(strings.TrimSpace(it.Category)),
-		Price:       shop.DollarsToCents(it.Price),
+		Price:       price,
 		Image:       strings.TrimSpace(it.Image),
 		Rating:      math.Round(it.Rating.Rate*10) / 10,
 		ReviewCount: it.Rating.Count,

@@ -143,7 +143,17 @@ type StockStore interface {
 type ProductEdit struct {
 	Product
 	New bool
+	// StockWas is the stock the editor showed when it was loaded. Staff
+	// change stock by typing a new number, but what is saved is the change
+	// from StockWas, and only while the stored stock still is StockWas: a
+	// sale made while the editor was open is never undone. When Stock
+	// equals StockWas the save leaves stock alone.
+	StockWas int
 }
+
+// MsgStockMoved is the message of the ECONFLICT a product save answers when
+// the stock changed while staff were editing it; %d is the stock now.
+const MsgStockMoved = "Stock changed while you were editing: it is now %d."
 
 // AdminProductsPageSize is how many products a back-office page lists.
 const AdminProductsPageSize = 25
@@ -157,7 +167,10 @@ type ProductAdminStore interface {
 	AdminProduct(ctx context.Context, id string) (*Product, error)
 	// SaveProduct creates (e.New, an existing id is an ECONFLICT) or
 	// updates a product, marks it as edited by staff (imports leave it
-	// alone from then on) and bumps the catalogue version.
+	// alone from then on) and bumps the catalogue version. An update
+	// changes stock as ProductEdit.StockWas says, and answers an ECONFLICT
+	// with MsgStockMoved and the field "stock", saving nothing, when the
+	// stored stock is no longer StockWas.
 	SaveProduct(ctx context.Context, e ProductEdit) error
 }
 

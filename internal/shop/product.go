@@ -122,10 +122,6 @@ func (p Product) Validate() error {
 	return nil
 }
 
-// DollarsToCents converts a price in dollars (as catalogue services send it)
-// to cents, rounding to the nearest cent.
-func DollarsToCents(d float64) Cents { return Cents(math.Round(d * 100)) }
-
 // Sort orders of the catalogue (spec §2).
 const (
 	SortPriceAsc  = "asc"

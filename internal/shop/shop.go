@@ -23,6 +23,14 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	// Field, when set, names the form field the message belongs next to.
+	Field string
+}
+
+// WithField returns e with its message placed next to the form field name.
+func (e *Error) WithField(name string) *Error {
+	e.Field = name
+	return e
 }
 
 // Error implements the error interface.
@@ -57,6 +65,16 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "Something went wrong on our side. Please try again."
+}
+
+// ErrorField returns the form field an *Error in err's chain belongs to, or
+// "" when it belongs to the whole form.
+func ErrorField(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
 }
 
 // FieldErrors maps a form field name to the message shown next to it.

@@ -423,13 +423,24 @@ func (db *DB) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 				return shop.Errorf(shop.ECONFLICT, shop.MsgProductExists, p.ID)
 			}
 		} else {
+			if p.Stock != e.StockWas {
+				// A change checked against what is there: a sale since the
+				// editor was loaded makes this match nothing.
+				tag, err := tx.Exec(ctx, `UPDATE products SET stock = stock + $1, stock_changed_at = $2
+					WHERE id = $3 AND stock = $4`, p.Stock-e.StockWas, now, p.ID, e.StockWas)
+				if err != nil {
+					return FormatError(err, "update stock", Messages{shop.EINVALID: "Stock cannot be negative."})
+				}
+				if tag.RowsAffected() == 0 {
+					return stockMoved(ctx, tx, p.ID)
+				}
+			}
 			tag, err := tx.Exec(ctx, `UPDATE products SET title = $1, description = $2, category = $3, price_cents = $4,
 				original_price_cents = $5, image = $6, featured = $7, hidden = $8,
-				stock_changed_at = CASE WHEN stock <> $9 THEN $10 ELSE stock_changed_at END, stock = $9,
-				staff_edited = true, updated_at = $10 WHERE id = $11`,
-				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, p.Stock, now, p.ID)
+				staff_edited = true, updated_at = $9 WHERE id = $10`,
+				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, now, p.ID)
 			if err != nil {
-				return FormatError(err, "update product", Messages{shop.EINVALID: "Stock and price cannot be negative."})
+				return FormatError(err, "update product", Messages{shop.EINVALID: "Price cannot be negative."})
 			}
 			if tag.RowsAffected() == 0 {
 				return shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
@@ -478,4 +489,17 @@ func (db *DB) Dashboard(ctx context.Context, dayStart time.Time, days int) (shop
 		d.Days = append(d.Days, t)
 	}
 	return d, nil
+}
+
+// stockMoved explains a stock change that matched nothing: the product is
+// gone, or its stock is no longer what the editor showed.
+func stockMoved(ctx context.Context, tx pgx.Tx, id string) error {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT stock FROM products WHERE id = $1`, id).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
+	} else if err != nil {
+		return fmt.Errorf("stock of %s: %w", id, err)
+	}
+	return shop.Errorf(shop.ECONFLICT, shop.MsgStockMoved, n).WithField("stock")
 }

@@ -77,11 +77,22 @@ func (db *DB) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 				return shop.Errorf(shop.ECONFLICT, shop.MsgProductExists, p.ID)
 			}
 		} else {
+			if p.Stock != e.StockWas {
+				// A change checked against what is there: a sale since the
+				// editor was loaded makes this match nothing.
+				res, err := tx.ExecContext(ctx, `UPDATE products SET stock = stock + ?, stock_changed_at = ?
+					WHERE id = ? AND stock = ?`, p.Stock-e.StockWas, now, p.ID, e.StockWas)
+				if err != nil {
+					return FormatError(err, "update stock", Messages{shop.EINVALID: "Stock cannot be negative."})
+				}
+				if n, _ := res.RowsAffected(); n == 0 {
+					return stockMoved(ctx, tx, p.ID)
+				}
+			}
 			res, err := tx.ExecContext(ctx, `UPDATE products SET title = ?, description = ?, category = ?, price_cents = ?,
 				original_price_cents = ?, image = ?, featured = ?, hidden = ?,
-				stock_changed_at = CASE WHEN stock != ? THEN ? ELSE stock_changed_at END, stock = ?,
 				staff_edited = 1, updated_at = ? WHERE id = ?`,
-				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, p.Stock, now, p.Stock, now, p.ID)
+				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, now, p.ID)
 			if err != nil {
 				return fmt.Errorf("update product: %w", err)
 			}
@@ -100,4 +111,17 @@ func (db *DB) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 		}
 		return nil
 	})
+}
+
+// stockMoved explains a stock change that matched nothing: the product is
+// gone, or its stock is no longer what the editor showed.
+func stockMoved(ctx context.Context, tx *sql.Tx, id string) error {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT stock FROM products WHERE id = ?`, id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
+	} else if err != nil {
+		return fmt.Errorf("stock of %s: %w", id, err)
+	}
+	return shop.Errorf(shop.ECONFLICT, shop.MsgStockMoved, n).WithField("stock")
 }

@@ -39,6 +39,8 @@ func testBackOffice(t *testing.T, b Backend) {
 	}
 	t.Run("StockRace", func(t *testing.T) { stockRace(t, open(t)) })
 	t.Run("StockOwnedByShop", func(t *testing.T) { stockOwnedByShop(t, open(t), now) })
+	t.Run("StockEditAfterSale", func(t *testing.T) { stockEditAfterSale(t, open(t)) })
+	t.Run("StockEditRacesSales", func(t *testing.T) { stockEditRacesSales(t, open(t)) })
 	t.Run("Transitions", func(t *testing.T) { transitions(t, open(t)) })
 	t.Run("Staff", func(t *testing.T) { staffRoles(t, open(t)) })
 	t.Run("Inbox", func(t *testing.T) { inbox(t, open(t), now) })
@@ -149,7 +151,7 @@ func stockOwnedByShop(t *testing.T, s BackOfficeStore, now func() time.Time) {
 		t.Fatal(err)
 	}
 	p.Title, p.Price, p.Stock = "Edited", 1234, 9
-	if err := s.SaveProduct(ctx, shop.ProductEdit{Product: *p}); err != nil {
+	if err := s.SaveProduct(ctx, shop.ProductEdit{Product: *p, StockWas: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ReplaceCatalog(ctx, "builtin", []string{"home"}, []shop.Product{{ID: "p1", Title: "P1", Category: "home", Price: 1000}}); err != nil {
@@ -161,6 +163,108 @@ func stockOwnedByShop(t *testing.T, s BackOfficeStore, now func() time.Time) {
 	}
 	if p.Title != "Edited" || p.Price != 1234 || p.Stock != 9 {
 		t.Errorf("an import overwrote a staff edit: %+v", p)
+	}
+}
+
+// Staff open the editor at 5 in stock, a shopper buys 2: saving other
+// fields leaves the 3, and a typed stock is refused with the stock now.
+func stockEditAfterSale(t *testing.T, s BackOfficeStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	loaded, err := s.AdminProduct(ctx, "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddToCart(ctx, "guest_1", "p1", 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := claim(ctx, s, "guest_1", "k1"); err != nil {
+		t.Fatal(err)
+	}
+	edit := shop.ProductEdit{Product: *loaded, StockWas: loaded.Stock}
+	edit.Title = "Renamed"
+	if err := s.SaveProduct(ctx, edit); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.AdminProduct(ctx, "p1"); p.Stock != 3 || p.Title != "Renamed" {
+		t.Errorf("a title-only save after a sale: stock %d, title %q; want 3, Renamed", p.Stock, p.Title)
+	}
+	edit.Stock, edit.Title = 8, "Renamed again"
+	err = s.SaveProduct(ctx, edit)
+	if shop.ErrorCode(err) != shop.ECONFLICT || shop.ErrorField(err) != "stock" || shop.ErrorMessage(err) != "Stock changed while you were editing: it is now 3." {
+		t.Errorf("a stock typed over a sale: %v (field %q)", err, shop.ErrorField(err))
+	}
+	if p, _ := s.AdminProduct(ctx, "p1"); p.Stock != 3 || p.Title != "Renamed" {
+		t.Errorf("a refused save changed the product: stock %d, title %q", p.Stock, p.Title)
+	}
+	edit.StockWas = 3
+	if err := s.SaveProduct(ctx, edit); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.AdminProduct(ctx, "p1"); p.Stock != 8 {
+		t.Errorf("stock %d after a save checked against 3, want 8", p.Stock)
+	}
+	edit.ID = "gone"
+	if err := s.SaveProduct(ctx, edit); shop.ErrorCode(err) != shop.ENOTFOUND {
+		t.Errorf("editing a product that is gone: %v", err)
+	}
+}
+
+// Shoppers buy one each while staff save the product twice, once leaving
+// stock alone and once typing a new number over what they loaded: no sale
+// is ever undone, whichever commits first.
+func stockEditRacesSales(t *testing.T, s BackOfficeStore) {
+	ctx := context.Background()
+	const start, buyers = 10, 6
+	seedStock(t, s, map[string]int{"p1": start})
+	loaded, err := s.AdminProduct(ctx, "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range buyers {
+		if err := s.AddToCart(ctx, fmt.Sprintf("guest_%d", i), "p1", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	begin := make(chan struct{})
+	sold := make([]error, buyers)
+	for i := range buyers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-begin
+			_, sold[i] = claim(ctx, s, fmt.Sprintf("guest_%d", i), fmt.Sprintf("k%d", i))
+		}()
+	}
+	titleOnly := shop.ProductEdit{Product: *loaded, StockWas: loaded.Stock}
+	titleOnly.Title = "Title only"
+	restock := shop.ProductEdit{Product: *loaded, StockWas: loaded.Stock}
+	restock.Stock = 30
+	var titleErr, restockErr error
+	wg.Add(2)
+	go func() { defer wg.Done(); <-begin; titleErr = s.SaveProduct(ctx, titleOnly) }()
+	go func() { defer wg.Done(); <-begin; restockErr = s.SaveProduct(ctx, restock) }()
+	close(begin)
+	wg.Wait()
+	for i, err := range sold {
+		if err != nil {
+			t.Fatalf("sale %d: %v", i, err)
+		}
+	}
+	if titleErr != nil {
+		t.Errorf("a save that leaves stock alone failed: %v", titleErr)
+	}
+	want := start - buyers
+	switch code := shop.ErrorCode(restockErr); {
+	case restockErr == nil:
+		// The restock went in before any sale: the sales come off 30.
+		want = restock.Stock - buyers
+	case code != shop.ECONFLICT:
+		t.Fatalf("the restock failed with %v, want success or the stock-moved conflict", restockErr)
+	}
+	if n, err := s.Stock(ctx, "p1"); err != nil || n != want {
+		t.Errorf("stock after %d sales racing two saves (restock: %v): %d, want %d", buyers, restockErr, n, want)
 	}
 }
 
