@@ -36,14 +36,14 @@ var seedFS embed.FS
 // item is one product in the FakeStore API's shape (spec §7), which the
 // built-in catalogue and catalogue files share. featured is our addition.
 type item struct {
-	ID          json.RawMessage `json:"id"`
-	Title       string          `json:"title"`
+	ID    json.RawMessage `json:"id"`
+	Title string          `json:"title"`
 	// Price is kept as the document's decimal text: money.Parse reads it
 	// exactly, where a float would round 1.005 to 1.00 unseen.
-	Price       json.Number     `json:"price"`
-	Description string          `json:"description"`
-	Category    string          `json:"category"`
-	Image       string          `json:"image"`
+	Price       json.Number `json:"price"`
+	Description string      `json:"description"`
+	Category    string      `json:"category"`
+	Image       string      `json:"image"`
 	Rating      struct {
 		Rate  float64 `json:"rate"`
 		Count int     `json:"count"`
