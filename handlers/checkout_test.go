@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/demo"
 )
 
@@ -230,6 +231,38 @@ func TestCheckout_Declined(t *testing.T) {
 	}
 	if len(cartLines(t, c)) != 1 {
 		t.Error("declined payment emptied the cart")
+	}
+}
+
+// A product whose price was stored as $0.00 (as the old parser did for
+// "0.001") cannot be bought for nothing.
+func TestCheckout_ZeroTotalRefused(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	p, err := app.db.AdminProduct(ctx, "nb-001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Price, p.Original = 0, 0
+	if err := app.db.SaveProduct(ctx, shop.ProductEdit{Product: *p, StockWas: p.Stock}); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.catalog.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	c.addToCart("/products", "nb-001", "1")
+	checkoutToReview(t, c, testCard)
+	_, doc := c.get("/checkout/review")
+	res, doc := c.postFrom("/checkout/review", "/checkout/place", url.Values{"key": {doc.Find(`input[name="key"]`).AttrOr("value", "")}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("a $0.00 order: %d to %q, want 422", res.StatusCode, res.Header.Get("Location"))
+	}
+	if got := text(doc, `[data-testid="form-alert"]`); !strings.Contains(got, checkout.MsgZeroTotal) {
+		t.Errorf("alert %q", got)
+	}
+	if n, _ := app.db.CountOrders(ctx, userID(t, app, "ada@example.com")); n != 0 {
+		t.Errorf("a $0.00 order was placed (%d orders)", n)
 	}
 }
 

@@ -340,6 +340,10 @@ const DefaultPaymentTimeout = 30 * time.Second
 const (
 	MsgCartChanged = "Your cart changed since you reviewed it. Please check your order and place it again."
 	MsgCartEmpty   = "Your cart is empty."
+	// MsgZeroTotal refuses an order that would cost nothing: without
+	// discounts a total of zero can only come from a price that should
+	// never have been.
+	MsgZeroTotal = "This order comes to $0.00, so it can't be placed. Please contact us about the items in your cart."
 )
 
 // Service places orders.
@@ -490,6 +494,9 @@ func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 			return nil, shop.Errorf(shop.ECONFLICT, MsgCartChanged)
 		}
 		t := shop.CheckoutTotals(cart)
+		if t.Total <= 0 {
+			return nil, shop.Errorf(shop.EINVALID, MsgZeroTotal)
+		}
 		o := &shop.Order{
 			ID: newOrderID(now), UserID: in.UserID, Email: shop.NormalizeEmail(in.Shipping.Email),
 			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
