@@ -371,8 +371,12 @@ func (a *App) adminMarkHandled(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.Admin.Inbox.MarkHandled(c.UserContext(), m.ID, staffEmail(c), a.Now().UTC()); err != nil {
+	changed, err := a.Admin.Inbox.MarkHandled(c.UserContext(), m.ID, staffEmail(c), a.Now().UTC())
+	if err != nil {
 		return err
+	}
+	if !changed {
+		return a.redirectWithFlash(c, fmt.Sprintf("/admin/messages/%d", m.ID), "This message was handled already.")
 	}
 	a.Admin.Service.Record(c.UserContext(), staffEmail(c), "message.handled", fmt.Sprintf("message %d", m.ID), "unhandled", "handled")
 	return a.redirectWithFlash(c, fmt.Sprintf("/admin/messages/%d", m.ID), "Marked as handled.")
@@ -390,6 +394,9 @@ func (a *App) adminReply(c *fiber.Ctx) error {
 		errs["reply"] = "Write a reply."
 	case len(reply) > 5000:
 		errs["reply"] = "Reply is too long (at most 5000 characters)."
+	case !shop.ValidEmail(m.Email):
+		// Kept before the form checked addresses as the mailer does.
+		errs["reply"] = "This message's address (" + m.Email + ") can't receive mail, so no reply can be sent."
 	}
 	if len(errs) > 0 {
 		p := pages.AdminMessagePage{Nav: adminNav(c, backoffice.AreaMessages), Message: m, Reply: reply, Errors: errs}

@@ -176,6 +176,14 @@ func TestAdmin_ShipThenDeliver(t *testing.T) {
 		t.Errorf("bad carrier and tracking: %d", res.StatusCode)
 	}
 
+	// Delivering an order that hasn't shipped says what comes first.
+	if res, _ := b.fulfi.post(path+"/deliver", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("deliver a processing order: %d", res.StatusCode)
+	}
+	if _, doc := b.fulfi.get(path); !strings.Contains(doc.Text(), backoffice.MsgShipFirst) || strings.Contains(doc.Text(), "meanwhile") {
+		t.Errorf("delivering a processing order does not say it must be shipped first")
+	}
+
 	// Shipped: the shopper sees the tracking number and gets an e-mail.
 	res, _ = b.fulfi.post(path+"/ship", url.Values{"carrier": {"UPS"}, "tracking": {"1z999aa10123456784"}})
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != path {
@@ -549,6 +557,24 @@ func TestAdmin_MessagesAndDashboard(t *testing.T) {
 	_, doc = b.fulfi.get(path)
 	if !strings.Contains(text(doc, `[data-testid="handled"]`), "fay@example.com") {
 		t.Error("a replied message is not handled")
+	}
+	// Marking it handled again changes nothing, so the audit log says
+	// nothing more.
+	if res, _ := b.admin.post(path+"/handled", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("mark handled again: %d", res.StatusCode)
+	}
+	entries, _, err := b.app.db.AuditLog(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handled := 0
+	for _, e := range entries {
+		if e.Action == "message.handled" {
+			handled++
+		}
+	}
+	if handled != 1 {
+		t.Errorf("the audit log has %d message.handled entries, want 1", handled)
 	}
 }
 

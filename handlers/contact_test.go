@@ -49,6 +49,12 @@ func TestContact(t *testing.T) {
 
 	t.Run("ErrEmailInvalid", func(t *testing.T) {
 		app := newTestApp(t)
+		for _, bad := range []string{"<svg/onload=alert(1)>@x.co", "Ada <ada@example.com>"} {
+			res, doc := app.client(t).postFrom("/contact", "/contact", with("email", bad))
+			if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="contact-email-error"]`) == "" {
+				t.Errorf("%q: status %d, want 422 with a message by the field", bad, res.StatusCode)
+			}
+		}
 		res, doc := app.client(t).postFrom("/contact", "/contact", with("email", "not-an-email"))
 		if res.StatusCode != http.StatusUnprocessableEntity {
 			t.Fatalf("status: got %d, want 422", res.StatusCode)

@@ -50,6 +50,9 @@ const (
 	MsgTooLong          = "Too long (at most 200 characters)."
 	MsgCancelWindow     = "This order can no longer be cancelled online: orders can be cancelled within 1 hour. Please contact us."
 	MsgNotCancellable   = "This order can no longer be cancelled: it has been %s."
+	// MsgShipFirst: delivering an order that has not shipped is not a race
+	// with another member of staff but a step skipped.
+	MsgShipFirst = "This order must be shipped before it can be marked delivered."
 )
 
 // Refunder gives a payment back (the simulated gateway, or a real one).
@@ -191,8 +194,11 @@ func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, err
 	if err != nil {
 		return nil, err
 	}
-	if before.Status == shop.StatusPending {
+	switch {
+	case before.Status == shop.StatusPending:
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	case before.Status == shop.StatusProcessing && t.To == shop.StatusDelivered:
+		return nil, shop.Errorf(shop.ECONFLICT, MsgShipFirst)
 	}
 	t.At = s.Now().UTC()
 	after, err := s.Orders.TransitionOrder(ctx, t)

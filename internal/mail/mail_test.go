@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	gomail "github.com/wneessen/go-mail"
+
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -42,5 +44,18 @@ func TestOutbox_KeepsTheMessageAndLogsNoSecret(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "outbox") {
 		t.Errorf("the log does not say where the message went: %s", logs.String())
+	}
+}
+
+// The contact form's check and the mailer agree: an address the form
+// accepts is one a reply can be sent to, and one the mailer refuses never
+// gets past the form.
+func TestValidEmail_AgreesWithTheMailer(t *testing.T) {
+	for _, addr := range []string{"ada@example.com", "ada+shop@mail.example.co.uk", "ü@example.com",
+		"<svg/onload=alert(1)>@x.co", "Ada <ada@example.com>", "a b@example.com", "\"a b\"@example.com", "ada@[127.0.0.1]"} {
+		mailerTakes := gomail.NewMsg().To(addr) == nil
+		if shop.ValidEmail(addr) && !mailerTakes {
+			t.Errorf("the form accepts %q but the mailer refuses it", addr)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package shop
 import (
 	"context"
 	"fmt"
+	"net/mail"
 	"regexp"
 	"strings"
 	"time"
@@ -32,8 +33,17 @@ const (
 // for a "simple pattern", and stricter checks reject real addresses.
 var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
-// ValidEmail reports whether s looks like an e-mail address.
-func ValidEmail(s string) bool { return emailPattern.MatchString(s) }
+// ValidEmail reports whether s is an e-mail address the shop can write to:
+// the spec's simple pattern, and a bare address that net/mail parses as
+// itself. The mailer parses recipients with net/mail too, so an address
+// accepted here is never one a reply later fails on.
+func ValidEmail(s string) bool {
+	if !emailPattern.MatchString(s) {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Name == "" && a.Address == s
+}
 
 // Normalize trims the surrounding white space that browsers and pasted text
 // leave behind, so validation and storage see what the shopper meant.

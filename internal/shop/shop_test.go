@@ -35,6 +35,7 @@ func TestContactMessage_Validate(t *testing.T) {
 		{"ErrNameRequired", func(m *shop.ContactMessage) { m.Name = "  " }, "name", "Name is required."},
 		{"ErrEmailRequired", func(m *shop.ContactMessage) { m.Email = "" }, "email", "Email is required."},
 		{"ErrEmailInvalid", func(m *shop.ContactMessage) { m.Email = "ada@example" }, "email", "Please enter a valid email address"},
+		{"ErrEmailUnmailable", func(m *shop.ContactMessage) { m.Email = "<svg/onload=alert(1)>@x.co" }, "email", "Please enter a valid email address"},
 		{"ErrSubjectRequired", func(m *shop.ContactMessage) { m.Subject = "" }, "subject", "Subject is required."},
 		{"ErrMessageRequired", func(m *shop.ContactMessage) { m.Message = "\n" }, "message", "Message is required."},
 		{"ErrSubjectTooLong", func(m *shop.ContactMessage) { m.Subject = strings.Repeat("x", 201) }, "subject", "Subject is too long (at most 200 characters)."},
@@ -58,6 +59,29 @@ func TestContactMessage_Validate(t *testing.T) {
 				t.Errorf("got %d errors, want 1: %v", len(errs), errs)
 			}
 		})
+	}
+}
+
+func TestValidEmail(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"ada@example.com", true},
+		{"ada.lovelace+shop@mail.example.co.uk", true},
+		{"ü@example.com", true},
+		{"ada@example", false},
+		{"<svg/onload=alert(1)>@x.co", false},
+		{"Ada <ada@example.com>", false},
+		{"ada@example.com>", false},
+		{"a b@example.com", false},
+		{"ada@@example.com", false},
+		{"(comment)ada@example.com", false},
+	}
+	for _, tt := range tests {
+		if got := shop.ValidEmail(tt.in); got != tt.want {
+			t.Errorf("ValidEmail(%q) = %v, want %v", tt.in, got, tt.want)
+		}
 	}
 }
 
