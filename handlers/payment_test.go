@@ -225,3 +225,34 @@ func TestPlaceOrder_SecondPressWaitsForTheFirst(t *testing.T) {
 		})
 	}
 }
+
+// While its payment is being confirmed an order is not called placed, on
+// its page or in its timeline.
+func TestOrderPage_PendingIsNotPlaced(t *testing.T) {
+	app := newTestApp(t)
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	c.addToCart("/products", "nb-001", "1")
+	checkoutToReview(t, c, testCard)
+	key := reviewKey(t, c)
+	g := gate(app)
+	done := placeAsync(c, key)
+	<-g.entered
+	o, err := app.db.OrderByKey(context.Background(), key)
+	if err != nil || o.Status != shop.StatusPending {
+		close(g.release)
+		t.Fatalf("order during the payment: %+v, %v", o, err)
+	}
+	_, doc := c.get("/orders/" + o.ID)
+	close(g.release)
+	<-done
+	if got := text(doc, `[data-testid="status"]`); got != "Confirming payment" {
+		t.Errorf("status %q", got)
+	}
+	if strings.Contains(text(doc, "main"), "Placed") {
+		t.Errorf("a pending order's page says Placed: %q, timeline %q", text(doc, `[data-testid="order-when"]`), text(doc, `[data-testid="timeline"]`))
+	}
+	_, doc = c.get("/orders/" + o.ID)
+	if !strings.HasPrefix(text(doc, `[data-testid="order-when"]`), "Placed") {
+		t.Errorf("once paid the order says %q", text(doc, `[data-testid="order-when"]`))
+	}
+}
