@@ -15,8 +15,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/checkout"
-	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/demo"
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 var shippingValues = url.Values{"firstName": {"Ada"}, "lastName": {"Lovelace"}, "email": {"ada@example.com"}, "phone": {"555 0100"},

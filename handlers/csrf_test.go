@@ -22,8 +22,11 @@ func TestCrossOriginGuard(t *testing.T) {
 		{"SameOrigin", []string{"Sec-Fetch-Site", "same-origin", "Origin", "http://example.com"}, http.StatusSeeOther},
 		{"TypedByUser", []string{"Sec-Fetch-Site", "none"}, http.StatusSeeOther},
 		{"NoMetadataNonBrowser", []string{"Sec-Fetch-Site", "", "Origin", ""}, http.StatusSeeOther},
-		{"OldBrowserSameOrigin", []string{"Sec-Fetch-Site", "", "Origin", "http://example.com"}, http.StatusSeeOther},
-		{"BaseURLOriginBehindProxy", []string{"Sec-Fetch-Site", "", "Origin", "https://shop.example"}, http.StatusSeeOther},
+		{"OldBrowserBaseURLOrigin", []string{"Sec-Fetch-Site", "", "Origin", "https://shop.example"}, http.StatusSeeOther},
+		{"OldBrowserBaseURLOriginDefaultPort", []string{"Sec-Fetch-Site", "", "Origin", "https://shop.example:443"}, http.StatusSeeOther},
+		{"ErrOldBrowserOtherPort", []string{"Sec-Fetch-Site", "", "Origin", "https://shop.example:8443"}, http.StatusForbidden},
+		{"ErrOldBrowserOtherScheme", []string{"Sec-Fetch-Site", "", "Origin", "http://shop.example"}, http.StatusForbidden},
+		{"ErrOldBrowserRequestHostNotBaseURL", []string{"Sec-Fetch-Site", "", "Origin", "http://example.com"}, http.StatusForbidden},
 		{"ErrCrossSite", []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"}, http.StatusForbidden},
 		{"ErrSameSiteSubdomain", []string{"Sec-Fetch-Site", "same-site", "Origin", "https://blog.shop.example"}, http.StatusForbidden},
 		{"ErrOldBrowserOtherOrigin", []string{"Sec-Fetch-Site", "", "Origin", "https://evil.example"}, http.StatusForbidden},
@@ -50,6 +53,38 @@ func TestCrossOriginGuard(t *testing.T) {
 			}
 			if stored := len(msgs) == 1; stored != (tt.want == http.StatusSeeOther) {
 				t.Errorf("stored %d messages with status %d", len(msgs), res.StatusCode)
+			}
+		})
+	}
+}
+
+// Without BASE_URL the shop's origin is the request's own scheme and Host:
+// another port or scheme of the same host is another origin.
+func TestCrossOriginGuard_NoBaseURL(t *testing.T) {
+	for _, tt := range []struct {
+		name, origin, proto, proxies string
+		want                         int
+	}{
+		{"SameOrigin", "http://example.com", "", "", http.StatusSeeOther},
+		{"ErrHTTPSOriginOnHTTP", "https://example.com", "", "", http.StatusForbidden},
+		{"ErrOtherPort", "http://example.com:8080", "", "", http.StatusForbidden},
+		// X-Forwarded-Proto counts only from a trusted proxy.
+		{"TLSAtTrustedProxy", "https://example.com", "https", "0.0.0.0/0", http.StatusSeeOther},
+		{"ErrUntrustedForwardedProto", "https://example.com", "https", "", http.StatusForbidden},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) {
+				delete(env, "BASE_URL")
+				env["TRUSTED_PROXIES"] = tt.proxies
+			})
+			req := formRequest("/contact", url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Hi"}, "message": {"Hello"}})
+			req.Header.Del("Sec-Fetch-Site")
+			req.Header.Set("Origin", tt.origin)
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			if res := app.client(t).do(req); res.StatusCode != tt.want {
+				t.Fatalf("Origin %s on http://example.com: status %d, want %d", tt.origin, res.StatusCode, tt.want)
 			}
 		})
 	}

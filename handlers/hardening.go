@@ -104,6 +104,19 @@ func (ps proxies) trusted(a netip.Addr) bool {
 	return false
 }
 
+// scheme is the scheme the client used: https over TLS, or when a trusted
+// proxy says so in X-Forwarded-Proto; http otherwise.
+func (a *App) scheme(c *fiber.Ctx) string {
+	if c.Context().IsTLS() {
+		return "https"
+	}
+	if peer, ok := netip.AddrFromSlice(c.Context().RemoteIP()); ok && a.proxies.trusted(peer) &&
+		strings.EqualFold(strings.TrimSpace(c.Get(fiber.HeaderXForwardedProto)), "https") {
+		return "https"
+	}
+	return "http"
+}
+
 // clientIP is the address the throttles count by: the peer, or, when the
 // peer is a trusted proxy, the right-most address of X-Forwarded-For that
 // is not a trusted proxy. (The left-most entries are whatever the client

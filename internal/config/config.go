@@ -26,10 +26,13 @@ type Config struct {
 	// instance (0: pgx's default, or pool_max_conns in the URL).
 	DatabaseMaxConns int
 	BaseURL          *url.URL
-	ShopName         string
-	CareersURL       string
-	SessionSecret    []byte
-	LogLevel         slog.Level
+	// BaseURLSet says BASE_URL was given rather than defaulted: only then
+	// is it the one origin state-changing requests may come from.
+	BaseURLSet    bool
+	ShopName      string
+	CareersURL    string
+	SessionSecret []byte
+	LogLevel      slog.Level
 	// Dev serves templates' assets from disk and turns off compression, so the
 	// templ live-reload proxy can rewrite pages.
 	Dev bool
@@ -102,6 +105,7 @@ func Load(getenv func(string) string) (*Config, error) {
 		u.Path = strings.TrimRight(u.Path, "/")
 		cfg.BaseURL = u
 	}
+	cfg.BaseURLSet = strings.TrimSpace(getenv("BASE_URL")) != ""
 	if v := strings.TrimSpace(getenv("SHOP_NAME")); v != "" {
 		cfg.ShopName = v
 	}
