@@ -22,6 +22,7 @@ import (
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/images/imagestest"
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -656,5 +657,34 @@ func TestStock_VisitorsProductPageIsLive(t *testing.T) {
 	}
 	if _, doc := visitor.get("/product/nb-031"); text(doc, `[data-testid="stock"]`) != "Only 1 left" {
 		t.Errorf("right after the order the visitor's product page says %q, want Only 1 left", text(doc, `[data-testid="stock"]`))
+	}
+}
+
+// Prices the old float parser mishandled are refused next to the field,
+// never saved rounded and never a 500.
+func TestAdmin_ProductEditor_PricesAreExact(t *testing.T) {
+	b := newBackOffice(t)
+	for _, tt := range []struct{ price, want string }{
+		{"0.001", "Use at most 2 decimal places."},
+		{"0.004", "Use at most 2 decimal places."},
+		{"1e-9", money.MsgSyntax},
+		{"NaN", money.MsgSyntax},
+		{"5e2", money.MsgSyntax},
+		{"1.005", "Use at most 2 decimal places."},
+		{"0", money.MsgPositive},
+		{"1000000.01", money.MsgTooLarge},
+	} {
+		form := b.editorForm(t, "nb-001")
+		form.Set("price", tt.price)
+		res, doc := b.admin.post("/admin/products/nb-001", form)
+		if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="price-error"]`) != tt.want {
+			t.Errorf("price %q: %d %q, want 422 %q", tt.price, res.StatusCode, text(doc, `[data-testid="price-error"]`), tt.want)
+		}
+		if doc.Find(`input[name="price"]`).AttrOr("value", "") != tt.price {
+			t.Errorf("price %q not kept in the field", tt.price)
+		}
+	}
+	if p, _ := b.app.db.AdminProduct(context.Background(), "nb-001"); p.Price <= 0 {
+		t.Errorf("a refused price was saved: %d", p.Price)
 	}
 }
