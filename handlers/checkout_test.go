@@ -493,3 +493,42 @@ func TestOrders_BackKeepsFilterAndSort(t *testing.T) {
 		t.Errorf("the plain list links plainly: %q", got)
 	}
 }
+
+// What a shopper is charged is what they reviewed: when the cart changes
+// on another device after Review, Place Order is refused with the "cart
+// changed" message, and no order is made and no card charged.
+func TestCheckout_CartChangedAfterReview(t *testing.T) {
+	for _, change := range []struct {
+		name string
+		do   func(c *client)
+	}{
+		{"ItemAdded", func(c *client) { c.addToCart("/products", "nb-002", "1") }},
+		{"QuantityChanged", func(c *client) {
+			c.post("/cart/items/nb-001", url.Values{"quantity": {"3"}, "return_to": {"/cart"}})
+		}},
+	} {
+		t.Run(change.name, func(t *testing.T) {
+			app := newTestApp(t)
+			phone := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+			phone.addToCart("/products", "nb-001", "1")
+			checkoutToReview(t, phone, testCard)
+			key := reviewKey(t, phone)
+			laptop := app.client(t)
+			app.signIn(t, laptop, "ada@example.com", "night-owl-41", "/")
+			change.do(laptop)
+			res, doc := phone.post("/checkout/place", url.Values{"key": {key}})
+			if res.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("Place Order after the cart changed: %d to %q, want 422", res.StatusCode, res.Header.Get("Location"))
+			}
+			if got := text(doc, `[data-testid="form-alert"]`); !strings.Contains(got, checkout.MsgCartChanged) {
+				t.Errorf("alert %q, want the cart-changed message", got)
+			}
+			if n, _ := app.db.CountOrders(context.Background(), userID(t, app, "ada@example.com")); n != 0 {
+				t.Errorf("%d orders were placed from a cart that changed after review", n)
+			}
+			if n := app.db.CountCharges(context.Background()); n != 0 {
+				t.Errorf("%d charges were made", n)
+			}
+		})
+	}
+}
