@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -627,6 +630,21 @@ func TestAdmin_PhotoUpload(t *testing.T) {
 	if res, doc := post("notes.txt", []byte("hello, not a photo")); res.StatusCode != http.StatusUnprocessableEntity || text(doc, `#image-error`) == "" {
 		t.Fatalf("text file: %d", res.StatusCode)
 	}
+	// A phone's photo of a few megabytes is taken, past the 1 MiB every
+	// other form is held to.
+	big := noisePNG(t, 900, 800)
+	if len(big) < 2<<20 {
+		t.Fatalf("the test photo is %d bytes, want over 2 MiB", len(big))
+	}
+	if res, doc := post("phone.png", big); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a %d-byte photo: %d %q", len(big), res.StatusCode, doc.Find(".field-error, h1").Text())
+	}
+	// A photo just over the maximum is refused by its field, not by a bare
+	// error from the server.
+	over := append(imagestest.PNG(t, 40, 30), make([]byte, handlers.MaxUpload)...)
+	if res, doc := post("huge.png", over); res.StatusCode != http.StatusUnprocessableEntity || text(doc, `#image-error`) != "The photo is too large." {
+		t.Errorf("a photo over the maximum: %d %q", res.StatusCode, text(doc, `#image-error`))
+	}
 	if res, _ := post("moon.png", imagestest.PNG(t, 400, 300)); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("photo: %d", res.StatusCode)
 	}
@@ -637,6 +655,39 @@ func TestAdmin_PhotoUpload(t *testing.T) {
 	}
 	if res, _ := b.app.client(t).get(src); res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/jpeg" {
 		t.Errorf("GET %s: %d %s", src, res.StatusCode, res.Header.Get("Content-Type"))
+	}
+}
+
+// noisePNG is a w×h photo of random pixels, which PNG cannot compress: a
+// file of about 4·w·h bytes.
+func noisePNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rng.UintN(256))
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// Every other request is held to 1 MiB, refused by its Content-Length with
+// the plain 413 page.
+func TestBodyLimit_OtherRoutes(t *testing.T) {
+	app := newTestApp(t)
+	form := url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Hi"}, "message": {strings.Repeat("x", 1<<20)}}
+	res, doc := app.client(t).post("/contact", form)
+	if res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a 1 MiB contact form: %d, want 413", res.StatusCode)
+	}
+	if doc.Find("main h1").Length() == 0 || !strings.Contains(doc.Find("main").Text(), "too large") {
+		t.Errorf("413 is not the shop's page: %q", doc.Find("main").Text())
+	}
+	if msgs, _ := app.db.ContactMessages(context.Background()); len(msgs) != 0 {
+		t.Error("an oversized message was stored")
 	}
 }
 

@@ -159,7 +159,9 @@ func New(d Deps) *fiber.App {
 		ReadTimeout:  10 * time.Second,
 		WriteTimeout: 15 * time.Second,
 		IdleTimeout:  60 * time.Second,
-		BodyLimit:    1 << 20,
+		// Fiber has one body limit for the whole app: it fits a product
+		// photo, and limitBody holds every other route to maxBody.
+		BodyLimit: maxUpload + multipartOverhead,
 		// issue 12: at most this many connections at once; more are answered
 		// 503 and closed, so a flood cannot use up the descriptors.
 		Concurrency: d.Config.MaxConns,
@@ -180,6 +182,7 @@ func (a *App) middleware(app *fiber.App) {
 	d := a.Deps
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: a.logPanic}))
 	app.Use(requestIDs) // issue 12: a client's id only when short and safe
+	app.Use(limitBody)
 	app.Use(a.accessLog)
 	app.Use(helmet.New(helmet.Config{
 		// Imported photos are served from our own /img/, so img-src stays
