@@ -49,48 +49,53 @@ const localsStaffRole = "nocturne.staff_role"
 // nothing hints that the area is there. (Fulfilment staff asking for an
 // admin-only area get the same 404.)
 func (a *App) adminRoutes(app *fiber.App) {
-	g := func(area string) fiber.Handler { return a.staffOnly(area) }
-	app.Get("/admin", g(backoffice.AreaDashboard), a.adminDashboard)
-	app.Get("/admin/orders", g(backoffice.AreaOrders), a.adminOrders)
-	app.Get("/admin/orders/:id", g(backoffice.AreaOrders), a.adminOrder)
-	app.Post("/admin/orders/:id/ship", g(backoffice.AreaOrders), a.adminShip)
-	app.Post("/admin/orders/:id/deliver", g(backoffice.AreaOrders), a.adminDeliver)
-	app.Post("/admin/orders/:id/cancel", g(backoffice.AreaOrders), a.adminCancel)
-	app.Get("/admin/messages", g(backoffice.AreaMessages), a.adminMessages)
-	app.Get("/admin/messages/:id", g(backoffice.AreaMessages), a.adminMessage)
-	app.Post("/admin/messages/:id/handled", g(backoffice.AreaMessages), a.adminMarkHandled)
-	app.Post("/admin/messages/:id/reply", g(backoffice.AreaMessages), a.adminReply)
-	app.Get("/admin/products", g(backoffice.AreaProducts), a.adminProducts)
-	app.Get("/admin/products/new", g(backoffice.AreaProducts), a.adminNewProduct)
-	app.Post("/admin/products/new", g(backoffice.AreaProducts), a.adminCreateProduct)
-	app.Get("/admin/products/:id", g(backoffice.AreaProducts), a.adminEditProduct)
-	app.Post("/admin/products/:id", g(backoffice.AreaProducts), a.adminSaveProduct)
-	app.Get("/admin/staff", g(backoffice.AreaStaff), a.adminStaff)
-	app.Get("/admin/audit", g(backoffice.AreaAudit), a.adminAudit)
+	for _, r := range adminTable {
+		handle := r.handle
+		app.Add(r.Method, r.Path, a.staffOnly(r.Area), func(c *fiber.Ctx) error { return handle(a, c) })
+	}
 	// Any other /admin address: the same 404 for everyone.
 	app.All("/admin/*", func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 }
 
-// AdminRoutes lists every back-office route (method and path pattern) and
-// the area it belongs to, for the role tests.
-var AdminRoutes = []struct{ Method, Path, Area string }{
-	{"GET", "/admin", backoffice.AreaDashboard},
-	{"GET", "/admin/orders", backoffice.AreaOrders},
-	{"GET", "/admin/orders/:id", backoffice.AreaOrders},
-	{"POST", "/admin/orders/:id/ship", backoffice.AreaOrders},
-	{"POST", "/admin/orders/:id/deliver", backoffice.AreaOrders},
-	{"POST", "/admin/orders/:id/cancel", backoffice.AreaOrders},
-	{"GET", "/admin/messages", backoffice.AreaMessages},
-	{"GET", "/admin/messages/:id", backoffice.AreaMessages},
-	{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages},
-	{"POST", "/admin/messages/:id/reply", backoffice.AreaMessages},
-	{"GET", "/admin/products", backoffice.AreaProducts},
-	{"GET", "/admin/products/new", backoffice.AreaProducts},
-	{"POST", "/admin/products/new", backoffice.AreaProducts},
-	{"GET", "/admin/products/:id", backoffice.AreaProducts},
-	{"POST", "/admin/products/:id", backoffice.AreaProducts},
-	{"GET", "/admin/staff", backoffice.AreaStaff},
-	{"GET", "/admin/audit", backoffice.AreaAudit},
+// AdminRoute is one back-office route: its method, path pattern and the
+// area whose role it needs.
+type AdminRoute struct{ Method, Path, Area string }
+
+type adminRoute struct {
+	AdminRoute
+	handle func(*App, *fiber.Ctx) error
+}
+
+// adminTable is every back-office route. It both registers them and, as
+// AdminRoutes, drives the role tests, so no route can be added without
+// its area being tested.
+var adminTable = []adminRoute{
+	{AdminRoute{"GET", "/admin", backoffice.AreaDashboard}, (*App).adminDashboard},
+	{AdminRoute{"GET", "/admin/orders", backoffice.AreaOrders}, (*App).adminOrders},
+	{AdminRoute{"GET", "/admin/orders/:id", backoffice.AreaOrders}, (*App).adminOrder},
+	{AdminRoute{"POST", "/admin/orders/:id/ship", backoffice.AreaOrders}, (*App).adminShip},
+	{AdminRoute{"POST", "/admin/orders/:id/deliver", backoffice.AreaOrders}, (*App).adminDeliver},
+	{AdminRoute{"POST", "/admin/orders/:id/cancel", backoffice.AreaOrders}, (*App).adminCancel},
+	{AdminRoute{"GET", "/admin/messages", backoffice.AreaMessages}, (*App).adminMessages},
+	{AdminRoute{"GET", "/admin/messages/:id", backoffice.AreaMessages}, (*App).adminMessage},
+	{AdminRoute{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages}, (*App).adminMarkHandled},
+	{AdminRoute{"POST", "/admin/messages/:id/reply", backoffice.AreaMessages}, (*App).adminReply},
+	{AdminRoute{"GET", "/admin/products", backoffice.AreaProducts}, (*App).adminProducts},
+	{AdminRoute{"GET", "/admin/products/new", backoffice.AreaProducts}, (*App).adminNewProduct},
+	{AdminRoute{"POST", "/admin/products/new", backoffice.AreaProducts}, (*App).adminCreateProduct},
+	{AdminRoute{"GET", "/admin/products/:id", backoffice.AreaProducts}, (*App).adminEditProduct},
+	{AdminRoute{"POST", "/admin/products/:id", backoffice.AreaProducts}, (*App).adminSaveProduct},
+	{AdminRoute{"GET", "/admin/staff", backoffice.AreaStaff}, (*App).adminStaff},
+	{AdminRoute{"GET", "/admin/audit", backoffice.AreaAudit}, (*App).adminAudit},
+}
+
+// AdminRoutes lists every back-office route, for the role tests.
+func AdminRoutes() []AdminRoute {
+	out := make([]AdminRoute, len(adminTable))
+	for i, r := range adminTable {
+		out[i] = r.AdminRoute
+	}
+	return out
 }
 
 // staffOnly lets through staff whose role allows area, and marks their

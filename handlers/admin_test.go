@@ -105,10 +105,10 @@ func TestAdmin_RoleChecks(t *testing.T) {
 
 	_, missing := b.app.client(t).get("/no-such-page")
 	missingTitle := missing.Find("title").Text()
-	if len(handlers.AdminRoutes) < 17 {
-		t.Fatalf("only %d admin routes listed", len(handlers.AdminRoutes))
+	if len(handlers.AdminRoutes()) < 17 {
+		t.Fatalf("only %d admin routes listed", len(handlers.AdminRoutes()))
 	}
-	for _, r := range handlers.AdminRoutes {
+	for _, r := range handlers.AdminRoutes() {
 		path := b.routePath(r.Path)
 		for who, c := range outsiders {
 			req := c
@@ -587,7 +587,7 @@ func TestAdmin_ReadsNeverWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shop.db")
 	b := newBackOffice(t, withDBFile(path))
 	before := tableSums(t, path)
-	for _, r := range handlers.AdminRoutes {
+	for _, r := range handlers.AdminRoutes() {
 		if r.Method != http.MethodGet {
 			continue
 		}
