@@ -21,6 +21,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
@@ -114,6 +115,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		Google:    newGoogle(cfg),
 		Catalog:   cat,
 		Carts:     db,
+		Cart:      &cart.Service{Carts: db, Catalog: cat, Stock: db},
 		Wishlists: db,
 		Orders:    db,
 		Images:    db,

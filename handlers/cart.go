@@ -2,23 +2,17 @@ package handlers
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
 
-// Texts of the cart.
 const (
-	MsgAddedToCart  = "Added to cart"
-	MsgBadQuantity  = "Please enter a whole number from 1 to 10."
-	MsgCartUpdated  = "Cart updated"
-	MsgRemoved      = "Removed from cart"
-	MsgCartCleared  = "Your cart is empty now"
 	sessionCartKey  = "cart"
 	anonCartPrefix  = "anon_"
 	defaultReturnTo = "/cart"
@@ -70,19 +64,6 @@ func returnTo(c *fiber.Ctx, fallback string) string {
 	return fallback
 }
 
-// parseQuantity reads a quantity field: a whole number; empty means def.
-func parseQuantity(s string, def int) (int, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return def, true
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || len(s) > 6 {
-		return 0, false
-	}
-	return n, true
-}
-
 // cartResult answers a cart change: JSON for scripts, else a redirect with a
 // flash; err is the change's outcome.
 func (a *App) cartResult(c *fiber.Ctx, owner string, err error, okMsg string) error {
@@ -108,71 +89,25 @@ func (a *App) cartResult(c *fiber.Ctx, owner string, err error, okMsg string) er
 }
 
 func (a *App) cartAdd(c *fiber.Ctx) error {
-	qty, ok := parseQuantity(formValue(c, "quantity"), 1)
-	if !ok || qty < 1 {
-		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
-	}
-	if qty > shop.MaxCartQuantity {
-		return a.cartResult(c, "", shop.Errorf(shop.EINVALID, shop.MsgQuantityCap), "")
-	}
-	// The price is never read from the form: the cart joins the catalogue.
-	id := formValue(c, "product_id")
-	p, err := a.Catalog.Product(c.UserContext(), id)
-	if err != nil {
-		if shop.ErrorCode(err) == shop.ENOTFOUND {
-			err = shop.Errorf(shop.ENOTFOUND, shop.MsgUnknownProduct)
-		}
-		return a.cartResult(c, "", err, "")
-	}
-	// Refused before a session is made for it: a sold-out item adds nothing.
-	if err := a.checkStock(c, a.cartOwner(c), p, qty, 0); err != nil {
-		return a.cartResult(c, "", err, "")
-	}
-	owner, err := a.ensureCartOwner(c)
-	if err != nil {
-		return err
-	}
-	return a.cartResult(c, owner, a.Carts.AddToCart(c.UserContext(), owner, id, qty), MsgAddedToCart)
+	owner, err := a.Cart.Add(c.UserContext(), a.cartOwner(c), func() (string, error) { return a.ensureCartOwner(c) },
+		formValue(c, "product_id"), formValue(c, "quantity"))
+	return a.cartResult(c, owner, err, cart.MsgAdded)
 }
 
 func (a *App) cartSet(c *fiber.Ctx) error {
 	owner := a.cartOwner(c)
-	qty, ok := parseQuantity(formValue(c, "quantity"), -1)
-	switch {
-	case owner == "":
-		return a.cartResult(c, owner, shop.Errorf(shop.ENOTFOUND, shop.MsgNotInCart), "")
-	case !ok || qty == -1 && formValue(c, "quantity") == "":
-		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
-	case qty > shop.MaxCartQuantity:
-		return a.cartResult(c, owner, shop.Errorf(shop.EINVALID, MsgBadQuantity), "")
-	}
-	msg := MsgCartUpdated
-	if qty <= 0 {
-		msg = MsgRemoved
-	} else if p, err := a.Catalog.Product(c.UserContext(), c.Params("id")); err == nil {
-		if err := a.checkStock(c, owner, p, 0, qty); err != nil {
-			return a.cartResult(c, owner, err, "")
-		}
-	}
-	return a.cartResult(c, owner, a.Carts.SetCartQuantity(c.UserContext(), owner, c.Params("id"), qty), msg)
+	msg, err := a.Cart.Set(c.UserContext(), owner, c.Params("id"), formValue(c, "quantity"))
+	return a.cartResult(c, owner, err, msg)
 }
 
 func (a *App) cartRemove(c *fiber.Ctx) error {
 	owner := a.cartOwner(c)
-	var err error
-	if owner != "" {
-		err = a.Carts.RemoveFromCart(c.UserContext(), owner, c.Params("id"))
-	}
-	return a.cartResult(c, owner, err, MsgRemoved)
+	return a.cartResult(c, owner, a.Cart.Remove(c.UserContext(), owner, c.Params("id")), cart.MsgRemoved)
 }
 
 func (a *App) cartClear(c *fiber.Ctx) error {
 	owner := a.cartOwner(c)
-	var err error
-	if owner != "" {
-		err = a.Carts.ClearCart(c.UserContext(), owner)
-	}
-	return a.cartResult(c, owner, err, MsgCartCleared)
+	return a.cartResult(c, owner, a.Cart.Clear(c.UserContext(), owner), cart.MsgCleared)
 }
 
 func (a *App) cartPage(c *fiber.Ctx) error {
@@ -265,37 +200,4 @@ func (a *App) wishlistPage(c *fiber.Ctx) error {
 		p.Images = append(p.Images, pic)
 	}
 	return render(c, fiber.StatusOK, pages.Wishlist(f, p))
-}
-
-// checkStock refuses a cart change that would ask for more of p than the
-// shop holds, read live from the store (issue 17): adding add to the
-// quantity in the cart, or setting it to set. Stock is only taken when an
-// order is placed, so this is advice the claim enforces.
-func (a *App) checkStock(c *fiber.Ctx, owner string, p *shop.Product, add, set int) error {
-	if a.Stock == nil {
-		return nil
-	}
-	n, err := a.Stock.Stock(c.UserContext(), p.ID)
-	if err != nil {
-		return err
-	}
-	want := set
-	if add > 0 {
-		want = add
-		if owner != "" {
-			cart, err := a.Carts.Cart(c.UserContext(), owner)
-			if err != nil {
-				return err
-			}
-			for _, l := range cart.Lines {
-				if l.Product.ID == p.ID {
-					want += l.Quantity
-				}
-			}
-		}
-	}
-	if want > n {
-		return shop.StockError(p.Title, n)
-	}
-	return nil
 }

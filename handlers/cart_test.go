@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,8 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/nocturne/storefront/handlers"
-	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/cart"
 )
 
 // addToCart posts a card's Add to Cart form from page.
@@ -44,7 +42,7 @@ func TestCart_AddUpdateRemoveClear(t *testing.T) {
 		t.Fatalf("add: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	_, doc := c.get("/product/nb-001")
-	if got := text(doc, `[data-testid="flash"]`); got != handlers.MsgAddedToCart {
+	if got := text(doc, `[data-testid="flash"]`); got != cart.MsgAdded {
 		t.Errorf("flash %q", got)
 	}
 	if got := text(doc, `.nav-wide [data-testid="cart-badge"] [aria-hidden]`); got != "3" {
@@ -93,11 +91,11 @@ func TestCart_BadQuantities(t *testing.T) {
 	c := app.client(t)
 	c.addToCart("/products", "nb-001", "2")
 	for _, tt := range []struct{ qty, msg string }{
-		{"abc", handlers.MsgBadQuantity},
-		{"-1", handlers.MsgBadQuantity},
-		{"0", handlers.MsgBadQuantity},
-		{"1e9", handlers.MsgBadQuantity},
-		{"2.5", handlers.MsgBadQuantity},
+		{"abc", cart.MsgBadQuantity},
+		{"-1", cart.MsgBadQuantity},
+		{"0", cart.MsgBadQuantity},
+		{"1e9", cart.MsgBadQuantity},
+		{"2.5", cart.MsgBadQuantity},
 		{"11", "You can have at most 10 of an item in your cart."},
 		{"9", "You can have at most 10 of an item in your cart."}, // 2 + 9 > 10
 	} {
@@ -301,12 +299,4 @@ func userID(t *testing.T, app *testApp, email string) string {
 		t.Fatal(err)
 	}
 	return u.ID
-}
-
-// The quantity message states the cap the store enforces (one constant:
-// shop.MaxCartQuantity).
-func TestMsgBadQuantity_StatesTheCap(t *testing.T) {
-	if want := fmt.Sprintf("from 1 to %d", shop.MaxCartQuantity); !strings.Contains(handlers.MsgBadQuantity, want) {
-		t.Errorf("got %q, want it to say %q", handlers.MsgBadQuantity, want)
-	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/backoffice"
+	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
@@ -131,6 +132,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	deps.Checkout = co
 	deps.Stock = db
+	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
 	deps.Admin = handlers.AdminDeps{Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,

@@ -20,6 +20,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
@@ -42,8 +43,10 @@ type Deps struct {
 	// Google is nil when Google sign-in is not configured.
 	Google *auth.Google
 	// Catalog answers catalogue queries (package catalog).
-	Catalog   Catalog
-	Carts     shop.CartStore
+	Catalog Catalog
+	Carts   shop.CartStore
+	// Cart applies the cart's rules (package cart) to Carts.
+	Cart      *cart.Service
 	Wishlists shop.WishlistStore
 	Orders    shop.OrderStore
 	// Images serves the stored variants of imported product photos.
@@ -56,7 +59,7 @@ type Deps struct {
 	Throttle *shop.Throttle
 	// Now is the clock; tests replace it.
 	Now func() time.Time
-	// Stock answers live stock (issue 17); nil: no stock checks.
+	// Stock answers live stock for the cart page's warnings; nil: none.
 	Stock shop.StockStore
 	// Admin is the back office (admin.go); zero: none.
 	Admin AdminDeps

@@ -2,15 +2,20 @@ package shop
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
+
+// MsgQuantityCap refuses a cart line above MaxCartQuantity.
+var MsgQuantityCap = fmt.Sprintf("You can have at most %d of an item in your cart.", MaxCartQuantity)
+
+// ErrQuantityCap is the EINVALID that refuses a cart line above
+// MaxCartQuantity.
+func ErrQuantityCap() error { return &Error{Code: EINVALID, Message: MsgQuantityCap} }
 
 // Messages of the cart and wishlist rules, written once: every store and
 // handler returns these.
 const (
-	// MsgQuantityCap refuses a cart line above MaxCartQuantity (a test
-	// keeps the number in it equal to the constant).
-	MsgQuantityCap = "You can have at most 10 of an item in your cart."
 	// MsgUnknownProduct answers a cart or wishlist change for a product
 	// the catalogue no longer has.
 	MsgUnknownProduct = "That product is no longer available."

@@ -59,7 +59,7 @@ func (db *DB) CartCount(ctx context.Context, owner string) (int, error) {
 // concurrent adds (from any instance) cannot both read the old quantity.
 func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity int) error {
 	if quantity < 1 || quantity > shop.MaxCartQuantity {
-		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+		return shop.ErrQuantityCap()
 	}
 	tag, err := db.pool.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + EXCLUDED.quantity
@@ -68,7 +68,7 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 		return FormatError(err, "add to cart", unknownProduct)
 	}
 	if tag.RowsAffected() == 0 {
-		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+		return shop.ErrQuantityCap()
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 		return db.RemoveFromCart(ctx, owner, productID)
 	}
 	if quantity > shop.MaxCartQuantity {
-		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+		return shop.ErrQuantityCap()
 	}
 	tag, err := db.pool.Exec(ctx, `UPDATE cart_items SET quantity = $1 WHERE owner = $2 AND product_id = $3`, quantity, owner, productID)
 	if err != nil {
@@ -239,7 +239,7 @@ func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
 			return FormatError(err, "move to cart", unknownProduct)
 		}
 		if tag.RowsAffected() == 0 {
-			return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+			return shop.ErrQuantityCap()
 		}
 		return nil
 	})

@@ -59,7 +59,7 @@ func (db *DB) CartCount(ctx context.Context, owner string) (int, error) {
 // two concurrent adds cannot both read the old quantity.
 func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity int) error {
 	if quantity < 1 || quantity > shop.MaxCartQuantity {
-		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+		return shop.ErrQuantityCap()
 	}
 	res, err := db.exec(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
@@ -68,7 +68,7 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 		return FormatError(err, "add to cart", unknownProduct)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+		return shop.ErrQuantityCap()
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 		return db.RemoveFromCart(ctx, owner, productID)
 	}
 	if quantity > shop.MaxCartQuantity {
-		return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+		return shop.ErrQuantityCap()
 	}
 	res, err := db.exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
 	if err != nil {
@@ -223,7 +223,7 @@ func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
 			return FormatError(err, "move to cart", unknownProduct)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return shop.Errorf(shop.EINVALID, shop.MsgQuantityCap)
+			return shop.ErrQuantityCap()
 		}
 		return nil
 	})
