@@ -13,7 +13,6 @@ package health
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -75,9 +74,6 @@ func (m *Monitor) Probe(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	err := m.backend.Heartbeat(ctx, m.now())
-	if err != nil {
-		err = fmt.Errorf("heartbeat: %w", err)
-	}
 	m.lastBeat.Store(&err)
 	_ = m.Check(ctx)
 }
