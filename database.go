@@ -59,6 +59,9 @@ type backend struct {
 	TryLock func(ctx context.Context, key int64) (release func(), ok bool, err error)
 	// Shared is true when several instances may share the database.
 	Shared bool
+	// Unavailable tells the backend's errors that say the database cannot
+	// serve now (503, not 500).
+	Unavailable func(err error) bool
 }
 
 // openDatabase opens the store DATABASE_URL names.
@@ -68,14 +71,14 @@ func openDatabase(ctx context.Context, cfg *config.Config) (*backend, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &backend{database: db, KV: db.KV(), TryLock: db.TryLock, Shared: true}, nil
+		return &backend{database: db, KV: db.KV(), TryLock: db.TryLock, Shared: true, Unavailable: postgres.Unavailable}, nil
 	}
 	db, err := sqlite.Open(ctx, cfg.SQLitePath())
 	if err != nil {
 		return nil, err
 	}
 	noLock := func(context.Context, int64) (func(), bool, error) { return func() {}, true, nil }
-	return &backend{database: db, KV: db.KV(), TryLock: noLock}, nil
+	return &backend{database: db, KV: db.KV(), TryLock: noLock, Unavailable: sqlite.Unavailable}, nil
 }
 
 // Advisory lock keys of the jobs that run on one instance at a time.

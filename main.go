@@ -21,8 +21,8 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
-	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/backoffice"
+	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
@@ -70,29 +70,56 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return err
 	}
 	defer db.Close()
+	app, checkoutSvc, err := start(ctx, cfg, db, log, catalogPace{Retries: 3, Backoff: 2 * time.Second})
+	if err != nil {
+		return err
+	}
+	return serve(ctx, cfg, log, app, checkoutSvc)
+}
+
+// catalogPace paces the CATALOG_URL sync: the retries of one sync, and
+// what triggers the next (nil: every CATALOG_SYNC_INTERVAL; tests send on
+// Tick instead).
+type catalogPace struct {
+	Retries int
+	Backoff time.Duration
+	Tick    <-chan time.Time
+}
+
+// start wires the shop on db: its background jobs (until ctx ends), the
+// health monitor, the catalogue and the HTTP handlers.
+func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, pace catalogPace) (*fiber.App, *checkout.Service, error) {
 	// Clean-ups run on one instance at a time (an advisory lock on
 	// PostgreSQL; SQLite has one instance).
 	go db.every(ctx, lockSweepSessions, 10*time.Minute, log, "sweep sessions", func(ctx context.Context) { sweepExpired(ctx, db.KV, log) })
 	go db.every(ctx, lockSweepThrottles, 10*time.Minute, log, "sweep throttles", func(ctx context.Context) { sweepExpired(ctx, throttleCounters{db}, log) })
-	monitor := health.NewMonitor(ctx, db, log)
+	// The heartbeat is written here, by the monitor, every interval; a
+	// request never writes it.
+	monitor := health.NewMonitor(ctx, db, time.Now, log)
 	go monitor.Run(ctx, 10*time.Second)
 
-	cat, err := startCatalog(ctx, cfg, db, log)
+	cat, err := startCatalog(ctx, cfg, db, log, pace)
 	if err != nil {
-		return err
+		return nil, nil, err
+	}
+	if cfg.CatalogURL != "" {
+		// A first start whose sync fails has nothing to sell: /healthz
+		// says so until a sync (retried every interval) or another
+		// instance's import loads one.
+		monitor.Require("no catalogue", cat.Loaded)
 	}
 	if cfg.Demo {
 		if err := printDemo(ctx, db); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	assets, err := loadAssets(cfg.Dev)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	mailer, err := newMailer(cfg, db, log)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
 	checkoutSvc := startCheckout(ctx, cfg, db, gateway, mailer, log)
@@ -111,33 +138,39 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 			Users: db, Carts: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
-		Sessions:  auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
-		Google:    newGoogle(cfg),
-		Catalog:   cat,
-		Carts:     db,
-		Cart:      &cart.Service{Carts: db, Catalog: cat, Stock: db},
-		Wishlists: db,
-		Orders:    db,
-		Images:    db,
-		Checkout:  checkoutSvc,
-		Stock:     db,
+		Sessions:    auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
+		Google:      newGoogle(cfg),
+		Catalog:     cat,
+		Carts:       db,
+		Cart:        &cart.Service{Carts: db, Catalog: cat, Stock: db},
+		Wishlists:   db,
+		Orders:      db,
+		Images:      db,
+		Checkout:    checkoutSvc,
+		Stock:       db,
+		Unavailable: db.Unavailable,
 		Admin: handlers.AdminDeps{
 			Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway,
 				BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log},
 		},
 	})
-	return serve(ctx, cfg, log, app, checkoutSvc)
+	return app, checkoutSvc, nil
 }
 
 // startCatalog loads the catalogue (the built-in one, or what the store
 // holds while CATALOG_URL syncs in the background) and keeps it current.
-func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger) (*catalog.Service, error) {
+func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, pace catalogPace) (*catalog.Service, error) {
 	cat := newCatalog(cfg, db, log, nil)
 	if cfg.CatalogURL != "" {
+		// What the store holds is served (and counts as a catalogue for
+		// /healthz) before the first sync ends, or when it fails.
+		if err := cat.Reload(ctx); err != nil {
+			log.Warn("stored catalogue not loaded; the sync will load one", "err", err)
+		}
 		syncer := &catalog.Syncer{
-			Service: cat, BaseURL: cfg.CatalogURL, Interval: cfg.CatalogSyncInterval,
-			Client: &http.Client{Timeout: 15 * time.Second}, Retries: 3, Backoff: 2 * time.Second, Log: log,
+			Service: cat, BaseURL: cfg.CatalogURL, Interval: cfg.CatalogSyncInterval, Tick: pace.Tick,
+			Client: &http.Client{Timeout: 15 * time.Second}, Retries: pace.Retries, Backoff: pace.Backoff, Log: log,
 		}
 		if db.Shared {
 			// Once per interval across every instance, not once per instance.

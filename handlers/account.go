@@ -86,12 +86,16 @@ func (a *App) loginSubmit(c *fiber.Ctx) error {
 	if errors.Is(err, auth.ErrBadCredentials) {
 		p.Error = auth.MsgBadCredentials
 		return a.renderLogin(c, fiber.StatusUnprocessableEntity, p)
+	} else if a.dbUnavailable(err) {
+		return err // 503 with Retry-After (handleError)
 	} else if err != nil {
 		a.Log.Error("sign in", "err", err, "request_id", requestID(c))
 		p.Error = auth.MsgAuthFailed
 		return a.renderLogin(c, fiber.StatusInternalServerError, p)
 	}
-	if err := a.signIn(c, u); err != nil {
+	if err := a.signIn(c, u); a.dbUnavailable(err) {
+		return err
+	} else if err != nil {
 		a.Log.Error("sign in", "err", err, "request_id", requestID(c))
 		p.Error = auth.MsgAuthFailed
 		return a.renderLogin(c, fiber.StatusInternalServerError, p)
@@ -190,6 +194,9 @@ func (a *App) registerSubmit(c *fiber.Ctx) error {
 	if err == nil && errs == nil {
 		err = a.signIn(c, u)
 	}
+	if a.dbUnavailable(err) {
+		return err // 503 with Retry-After (handleError)
+	}
 	if errs != nil || err != nil {
 		status := fiber.StatusUnprocessableEntity
 		form.Errors = errs
@@ -279,6 +286,9 @@ func (a *App) resetPage(c *fiber.Ctx) error {
 func (a *App) resetSubmit(c *fiber.Ctx) error {
 	p := pages.ResetPasswordPage{Token: formValue(c, "token")}
 	u, errs, err := a.Auth.ResetPassword(c.UserContext(), p.Token, formValue(c, "password"), formValue(c, "confirmPassword"))
+	if a.dbUnavailable(err) {
+		return err // 503 with Retry-After (handleError)
+	}
 	if errs != nil || err != nil {
 		status := fiber.StatusUnprocessableEntity
 		p.Errors = errs
@@ -328,7 +338,9 @@ func (a *App) profileSubmit(c *fiber.Ctx) error {
 	if page.Form.Errors != nil {
 		return render(c, fiber.StatusUnprocessableEntity, pages.Profile(a.frame(c, "Profile"), page))
 	}
-	if err := a.Users.UpdateProfile(c.UserContext(), u.ID, prof); err != nil {
+	if err := a.Users.UpdateProfile(c.UserContext(), u.ID, prof); a.dbUnavailable(err) {
+		return err
+	} else if err != nil {
 		a.Log.Error("update profile", "err", err, "request_id", requestID(c))
 		page.Form.Error = auth.MsgProfileFailed
 		return render(c, fiber.StatusInternalServerError, pages.Profile(a.frame(c, "Profile"), page))
@@ -359,7 +371,9 @@ func (a *App) setupSubmit(c *fiber.Ctx) error {
 	if page.Form.Errors != nil {
 		return render(c, fiber.StatusUnprocessableEntity, pages.ProfileSetup(a.frame(c, "Complete your profile"), page))
 	}
-	if err := a.Users.UpdateProfile(c.UserContext(), u.ID, prof); err != nil {
+	if err := a.Users.UpdateProfile(c.UserContext(), u.ID, prof); a.dbUnavailable(err) {
+		return err
+	} else if err != nil {
 		a.Log.Error("profile setup", "err", err, "request_id", requestID(c))
 		page.Form.Error = auth.MsgProfileFailed
 		return render(c, fiber.StatusInternalServerError, pages.ProfileSetup(a.frame(c, "Complete your profile"), page))

@@ -12,14 +12,28 @@ import (
 	"github.com/nocturne/storefront/views/pages"
 )
 
+// retryAfterUnavailable is the Retry-After (seconds) of a 503 while the
+// database cannot serve: a few of the health monitor's probe intervals.
+const retryAfterUnavailable = "30"
+
+// dbUnavailable reports whether err says the database cannot serve now:
+// marked by a store (shop.ErrUnavailable) or recognised by its classifier.
+func (a *App) dbUnavailable(err error) bool {
+	return err != nil && (shop.ErrorCode(err) == shop.EUNAVAILABLE || (a.Unavailable != nil && a.Unavailable(err)))
+}
+
 // handleError is the one place an error becomes a response: domain error
 // codes and Fiber errors map to statuses, only internal failures are logged,
-// and the shopper always gets a page of the shop, never a stack trace.
+// and the shopper always gets a page of the shop, never a stack trace. A
+// database that cannot serve (down, full, read-only) is 503 with
+// Retry-After and a plain message, never 500.
 func (a *App) handleError(c *fiber.Ctx, err error) error {
 	status := fiber.StatusInternalServerError
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
 		status = fe.Code
+	} else if a.dbUnavailable(err) {
+		return a.unavailablePage(c, err)
 	} else {
 		switch shop.ErrorCode(err) {
 		case shop.EINVALID:
@@ -68,6 +82,23 @@ func (a *App) handleError(c *fiber.Ctx, err error) error {
 			Retry:   localPath(string(c.Request().URI().RequestURI())),
 		}))
 	}
+}
+
+// unavailablePage answers 503 with Retry-After while the database cannot
+// serve. Its frame reads nothing from the database (no cart count), and
+// the cause is logged as a warning: the health monitor has logged the
+// outage itself once.
+func (a *App) unavailablePage(c *fiber.Ctx, err error) error {
+	a.Log.Warn("request failed: database unavailable", "err", err, "method", c.Method(), "path", c.Path(), "request_id", requestID(c))
+	c.Set(fiber.HeaderRetryAfter, retryAfterUnavailable)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	f := a.bareFrame(c, "Temporarily unavailable")
+	return render(c, fiber.StatusServiceUnavailable, pages.Error(f, pages.ErrorPage{
+		Status:  fiber.StatusServiceUnavailable,
+		Heading: "Temporarily unavailable",
+		Message: shop.MsgUnavailable,
+		Retry:   localPath(string(c.Request().URI().RequestURI())),
+	}))
 }
 
 func (a *App) logPanic(c *fiber.Ctx, e any) {

@@ -53,6 +53,7 @@ type testApp struct {
 	cfg      *config.Config
 	clock    *testClock
 	checkout *checkout.Service
+	monitor  *health.Monitor
 }
 
 // testClock is a settable clock shared by the app and its store.
@@ -115,7 +116,9 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Config = cfg
 	deps.Log = log
 	deps.Assets = static.Fixed{Set: set}
-	deps.Health = health.NewMonitor(context.Background(), db, log)
+	monitor := health.NewMonitor(context.Background(), db, clock.Now, log)
+	deps.Health = monitor
+	deps.Unavailable = sqlite.Unavailable
 	deps.Contact, deps.Users = db, db
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
@@ -142,7 +145,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co}
+	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, monitor: monitor}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

@@ -65,6 +65,7 @@ func (a *App) ordersPage(c *fiber.Ctx) error {
 	orders, total, err := a.Orders.Orders(c.UserContext(), q)
 	if err != nil {
 		a.Log.Error("list orders", "err", err, "request_id", requestID(c))
+		c.Set(fiber.HeaderRetryAfter, retryAfterUnavailable)
 		return render(c, fiber.StatusServiceUnavailable, pages.Orders(f, pages.OrdersPage{Error: MsgOrdersFailed}))
 	}
 	last := max(1, int(math.Ceil(float64(total)/float64(shop.OrdersPageSize))))

@@ -2,11 +2,13 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -43,14 +45,22 @@ func (a *App) returns(c *fiber.Ctx) error {
 	return render(c, fiber.StatusOK, pages.Returns(f))
 }
 
-// healthz reports whether the shop can serve: the database must answer.
+// healthz reports whether the shop can serve, as plain text: "ok", or 503
+// with "unavailable: database" or what it lacks ("degraded: no
+// catalogue"). It only reads; the monitor logs why when the state changes,
+// so a load balancer's checks do not flood the log.
 func (a *App) healthz(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	if err := a.Health.Check(ctx); err != nil {
-		a.Log.Error("health check failed", "err", err)
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable"})
+		body := "unavailable: database"
+		var d *health.Degraded
+		if errors.As(err, &d) {
+			body = d.Error()
+		}
+		c.Set(fiber.HeaderRetryAfter, retryAfterUnavailable)
+		return c.Status(fiber.StatusServiceUnavailable).SendString(body)
 	}
-	return c.JSON(fiber.Map{"status": "ok"})
+	return c.SendString("ok")
 }

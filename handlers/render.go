@@ -22,6 +22,21 @@ func render(c *fiber.Ctx, status int, component templ.Component) error {
 // frame builds the shared frame's view model for this request. Pages that
 // mount islands use islandFrame instead.
 func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
+	f := a.bareFrame(c, title)
+	f.Flash, f.FlashError = a.flash.take(c)
+	if owner := a.cartOwner(c); owner != "" {
+		n, err := a.Carts.CartCount(c.UserContext(), owner)
+		if err != nil {
+			a.Log.Error("cart count", "err", err, "request_id", requestID(c))
+		}
+		f.CartCount = n
+	}
+	return f
+}
+
+// bareFrame is the frame without what the session and the database add
+// (flash, cart count): the page shown while the database cannot serve.
+func (a *App) bareFrame(c *fiber.Ctx, title string) layout.Frame {
 	f := layout.Frame{
 		ShopName:    a.Config.ShopName,
 		CareersURL:  a.Config.CareersURL,
@@ -35,14 +50,6 @@ func (a *App) frame(c *fiber.Ctx, title string) layout.Frame {
 	f.Description = a.Config.ShopName + ": electronics, fashion, jewelry and home goods, delivered to your door."
 	if title != "" {
 		f.Description = title + " – " + f.Description
-	}
-	f.Flash, f.FlashError = a.flash.take(c)
-	if owner := a.cartOwner(c); owner != "" {
-		n, err := a.Carts.CartCount(c.UserContext(), owner)
-		if err != nil {
-			a.Log.Error("cart count", "err", err, "request_id", requestID(c))
-		}
-		f.CartCount = n
 	}
 	if set, err := a.Assets.Current(); err == nil {
 		f.CSSURL = set.URL("css/app.css")

@@ -63,6 +63,11 @@ type Deps struct {
 	Stock shop.StockStore
 	// Admin is the back office (admin.go); zero: none.
 	Admin AdminDeps
+	// Unavailable tells a failure of the database to serve now (down,
+	// full, read-only: the store package's Unavailable) from any other, so
+	// the error handler answers it with 503 and Retry-After, not 500. Nil:
+	// only errors the store already marked (shop.ErrUnavailable).
+	Unavailable func(err error) bool
 }
 
 // Catalog is what the pages need of the catalogue; package catalog's

@@ -237,13 +237,20 @@ type Syncer struct {
 	Retries int
 	Backoff time.Duration
 	Log     *slog.Logger
+	// Tick, when set, triggers each sync after the first instead of a
+	// ticker of Interval (tests drive the retries with it).
+	Tick <-chan time.Time
 }
 
 // Run syncs at once and then every Interval until ctx ends. A failed sync
-// keeps the last imported catalogue.
+// keeps the last imported catalogue and is tried again at the next tick.
 func (y *Syncer) Run(ctx context.Context) {
-	t := time.NewTicker(y.Interval)
-	defer t.Stop()
+	tick := y.Tick
+	if tick == nil {
+		t := time.NewTicker(y.Interval)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		if err := y.SyncOnce(ctx); err != nil && ctx.Err() == nil {
 			y.Log.Error("catalogue sync failed; still serving the last catalogue", "err", err)
@@ -251,7 +258,7 @@ func (y *Syncer) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-tick:
 		}
 	}
 }

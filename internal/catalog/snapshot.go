@@ -140,6 +140,14 @@ func (s *Service) Reload(ctx context.Context) error {
 	return nil
 }
 
+// Loaded reports whether the catalogue in memory holds a product: false
+// before the first load and while the store holds none (a first start
+// whose CATALOG_URL sync failed). It reads memory only.
+func (s *Service) Loaded() bool {
+	snap := s.snap.Load()
+	return snap != nil && len(snap.ids) > 0
+}
+
 // Version is the catalogue version being served, for caches of pages built
 // from it.
 func (s *Service) Version() int64 {

@@ -35,6 +35,7 @@ var ErrTargetNotEmpty = errors.New("the target database is not empty (use --forc
 var Skipped = map[string]string{
 	"goose_db_version": "each database keeps its own migration history",
 	"sqlite_sequence":  "SQLite's AUTOINCREMENT counters; identity sequences are set after the copy",
+	"heartbeat":        "the health monitor's one row, which each database's monitor writes for itself",
 }
 
 // singletons are tables the migrations seed with their one row; they do
@@ -225,6 +226,9 @@ func targetOrder(ctx context.Context, pg interface {
 		var refs []string
 		if err := rows.Scan(&name, &refs); err != nil {
 			return nil, fmt.Errorf("target tables: %w", err)
+		}
+		if _, skip := Skipped[name]; skip {
+			continue
 		}
 		names = append(names, name)
 		deps[name] = refs

@@ -1,13 +1,20 @@
-// Package health owns the shop's readiness check: whether its database
-// answers reads and accepts writes. A write is proved by a periodic probe
-// (a write inside a transaction that is rolled back), never by a write per
-// request, so /healthz itself changes nothing.
+// Package health owns the shop's readiness check, which /healthz reports:
+// the database answers a read now, from the file it opened (SQLite), and
+// took the monitor's last heartbeat; and what else the shop needs to serve
+// (a catalogue) is there.
+//
+// The heartbeat is a real committed write of one row, made by the monitor
+// every probe interval and never by a request (reads never write), so a
+// full disk or a read-only database fails /healthz within one interval.
+// /healthz itself only reads: a live ping plus the monitor's last result.
+// The log says why once, when the state changes, not on every request.
 package health
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -16,38 +23,59 @@ import (
 type Backend interface {
 	// Ping checks that the backend answers a read.
 	Ping(ctx context.Context) error
-	// ProbeWrite checks that the backend accepts a write, leaving no row
-	// changed.
-	ProbeWrite(ctx context.Context) error
+	// Heartbeat commits a write of at, so a full disk or a read-only
+	// database fails it.
+	Heartbeat(ctx context.Context, at time.Time) error
 }
 
-// Monitor keeps the outcome of the last write probe; Check adds a live read.
+// Degraded is the failure of a condition the shop needs besides its
+// database: its text ("degraded: no catalogue") is what /healthz answers.
+type Degraded struct{ What string }
+
+func (d *Degraded) Error() string { return "degraded: " + d.What }
+
+// Monitor keeps the outcome of the last heartbeat; Check adds a live read
+// and the shop's other conditions.
 type Monitor struct {
 	backend Backend
+	now     func() time.Time
 	log     *slog.Logger
-	// lastWrite holds the last probe's error, or nil when it succeeded.
-	lastWrite atomic.Pointer[error]
+	// lastBeat holds the last heartbeat's error, or nil when it succeeded.
+	lastBeat atomic.Pointer[error]
+	needs    []need
+
+	mu       sync.Mutex
+	reported string // the state last logged ("" healthy)
 }
 
-// NewMonitor returns a monitor of backend that has probed once.
-func NewMonitor(ctx context.Context, backend Backend, log *slog.Logger) *Monitor {
-	m := &Monitor{backend: backend, log: log}
+// need is a condition the shop needs to serve.
+type need struct {
+	what string
+	ok   func() bool
+}
+
+// NewMonitor returns a monitor of backend that has beaten once; now is the
+// clock the heartbeat records.
+func NewMonitor(ctx context.Context, backend Backend, now func() time.Time, log *slog.Logger) *Monitor {
+	m := &Monitor{backend: backend, now: now, log: log}
 	m.Probe(ctx)
 	return m
 }
 
-// Probe runs one write probe and records its outcome, logging a change.
+// Require adds a condition the shop needs to serve: while ok reports false,
+// Check fails with Degraded{what}. Call it before the monitor is shared.
+func (m *Monitor) Require(what string, ok func() bool) {
+	m.needs = append(m.needs, need{what, ok})
+}
+
+// Probe commits one heartbeat and records its outcome, logging a change of
+// the shop's state.
 func (m *Monitor) Probe(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	err := m.backend.ProbeWrite(ctx)
-	prev := m.lastWrite.Swap(&err)
-	switch {
-	case err != nil && (prev == nil || *prev == nil):
-		m.log.Error("database does not accept writes", "err", err)
-	case err == nil && prev != nil && *prev != nil:
-		m.log.Info("database accepts writes again")
-	}
+	err := m.backend.Heartbeat(ctx, m.now())
+	m.lastBeat.Store(&err)
+	_ = m.Check(ctx)
 }
 
 // Run probes every interval until ctx ends.
@@ -64,14 +92,51 @@ func (m *Monitor) Run(ctx context.Context, every time.Duration) {
 	}
 }
 
-// Check reports whether the shop can serve: the database answers a read now
-// and accepted a write at the last probe.
+// Check reports whether the shop can serve: the database answers a read
+// now and took the last heartbeat, and every required condition holds (a
+// *Degraded error names the first that does not). It writes nothing.
 func (m *Monitor) Check(ctx context.Context) error {
-	if err := m.backend.Ping(ctx); err != nil {
-		return err
+	err := m.backend.Ping(ctx)
+	if err == nil {
+		if p := m.lastBeat.Load(); p != nil && *p != nil {
+			err = *p
+		}
 	}
-	if p := m.lastWrite.Load(); p != nil && *p != nil {
-		return fmt.Errorf("last write probe: %w", *p)
+	if err == nil {
+		for _, n := range m.needs {
+			if !n.ok() {
+				err = &Degraded{What: n.what}
+				break
+			}
+		}
 	}
-	return nil
+	m.report(err)
+	return err
+}
+
+// report logs the state when it changes: why the shop cannot serve, once,
+// and when it can again.
+func (m *Monitor) report(err error) {
+	state := ""
+	var d *Degraded
+	switch {
+	case errors.As(err, &d):
+		state = d.Error()
+	case err != nil:
+		state = "database"
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if state == m.reported {
+		return
+	}
+	m.reported = state
+	switch {
+	case d != nil:
+		m.log.Warn("health: the shop is degraded", "why", state)
+	case err != nil:
+		m.log.Error("health: the database cannot serve (it does not answer, is not the file opened, or refused the heartbeat)", "err", err)
+	default:
+		m.log.Info("health: the shop can serve again")
+	}
 }

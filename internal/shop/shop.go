@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes name the kind of failure so the HTTP layer can choose a status
@@ -17,7 +18,19 @@ const (
 	EINTERNAL = "internal"
 	EINVALID  = "invalid"
 	ENOTFOUND = "not_found"
+	// EUNAVAILABLE: the database cannot be reached or refuses writes (down,
+	// full, read-only); the shopper is asked to try again shortly.
+	EUNAVAILABLE = "unavailable"
 )
+
+// ErrUnavailable is in the chain of an error that says the database cannot
+// be reached or cannot write now. The stores wrap such driver errors with it
+// (their FormatError), keeping the cause for the log.
+var ErrUnavailable = errors.New("database unavailable")
+
+// MsgUnavailable is what a shopper is told while the database is
+// unavailable.
+const MsgUnavailable = "The shop cannot reach its database just now. Nothing was changed; please try again in a minute."
 
 // Error is a failure the shopper may be told about: Message is safe to show.
 type Error struct {
@@ -51,6 +64,8 @@ func ErrorCode(err error) string {
 		return ""
 	} else if errors.As(err, &e) {
 		return e.Code
+	} else if errors.Is(err, ErrUnavailable) {
+		return EUNAVAILABLE
 	}
 	return EINTERNAL
 }
@@ -63,6 +78,8 @@ func ErrorMessage(err error) string {
 		return ""
 	} else if errors.As(err, &e) {
 		return e.Message
+	} else if errors.Is(err, ErrUnavailable) {
+		return MsgUnavailable
 	}
 	return "Something went wrong on our side. Please try again."
 }
@@ -85,7 +102,9 @@ type FieldErrors map[string]string
 type Pinger interface {
 	// Ping checks that the backend answers a read.
 	Ping(ctx context.Context) error
-	// ProbeWrite checks that the backend accepts a write, leaving no row
-	// changed.
-	ProbeWrite(ctx context.Context) error
+	// Heartbeat commits a write of at to the backend's one-row heartbeat
+	// table, so a full disk or a read-only database fails it as it would
+	// fail a shopper's write. Only the health monitor calls it, never a
+	// request.
+	Heartbeat(ctx context.Context, at time.Time) error
 }

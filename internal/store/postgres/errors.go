@@ -1,10 +1,14 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -19,11 +23,16 @@ type Messages map[string]string
 // row referred to is gone), a check or not-null violation an EINVALID.
 // msgs gives the shopper-facing message of each code the caller expects;
 // a violation it does not expect, or any other failure, is wrapped with
-// what as an internal error. A nil err stays nil. The SQLite store's
-// FormatError does the same from SQLite's result codes.
+// what as an internal error. A database that cannot be reached or cannot
+// write (Unavailable) is shop.ErrUnavailable, whatever msgs says. A nil
+// err stays nil. The SQLite store's FormatError does the same from
+// SQLite's result codes.
 func FormatError(err error, what string, msgs Messages) error {
 	if err == nil {
 		return nil
+	}
+	if Unavailable(err) {
+		return fmt.Errorf("%s: %w: %w", what, shop.ErrUnavailable, err)
 	}
 	if msg, ok := msgs[errorCode(err)]; ok {
 		return shop.Errorf(errorCode(err), "%s", msg)
@@ -39,7 +48,45 @@ const (
 	codeNotNullViolation     = "23502"
 	codeSerializationFailure = "40001"
 	codeDeadlock             = "40P01"
+	codeReadOnlyTransaction  = "25006"
+	codeDiskFull             = "53100"
+	codeOutOfMemory          = "53200"
+	codeTooManyConnections   = "53300"
+	codeAdminShutdown        = "57P01"
+	codeCrashShutdown        = "57P02"
+	codeCannotConnectNow     = "57P03"
+	// Class 08 is every connection exception.
+	classConnection = "08"
 )
+
+// Unavailable reports whether err says the database cannot serve now
+// rather than that the request was wrong: it cannot be reached (refused,
+// dropped, shutting down, out of connections), it refuses writes (a
+// read-only transaction: a replica, default_transaction_read_only), its
+// disk is full, the pool is closed, or the request's deadline passed while
+// waiting for it. The error handler answers such a failure with 503 and
+// Retry-After.
+func Unavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, shop.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, puddle.ErrClosedPool) || pgconn.Timeout(err) {
+		return true
+	}
+	var ce *pgconn.ConnectError
+	var ne *net.OpError
+	if errors.As(err, &ce) || errors.As(err, &ne) {
+		return true
+	}
+	switch code := sqlState(err); code {
+	case codeReadOnlyTransaction, codeDiskFull, codeOutOfMemory, codeTooManyConnections,
+		codeAdminShutdown, codeCrashShutdown, codeCannotConnectNow:
+		return true
+	default:
+		return strings.HasPrefix(code, classConnection)
+	}
+}
 
 // errorCode is the shop error code of a driver error ("" for none).
 func errorCode(err error) string {

@@ -111,18 +111,12 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// ProbeWrite updates a row inside a transaction that is rolled back: a
-// read-only replica or a full disk shows without changing a row.
-func (db *DB) ProbeWrite(ctx context.Context) error {
-	tx, err := db.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("write probe: begin: %w", err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
-		return fmt.Errorf("write probe: %w", err)
-	}
-	return nil
+// Heartbeat commits at as the heartbeat row's time: a read-only database
+// (a replica, default_transaction_read_only) or a full disk fails it as it
+// would fail a shopper's write. Only the health monitor calls it.
+func (db *DB) Heartbeat(ctx context.Context, at time.Time) error {
+	_, err := db.pool.Exec(ctx, `UPDATE heartbeat SET beat_at = $1 WHERE id = 1`, at.UnixMilli())
+	return FormatError(err, "heartbeat", nil)
 }
 
 // inTx runs fn in a transaction, committed when fn returns nil. A

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/postgres"
 	"github.com/nocturne/storefront/internal/store/postgres/pgtest"
@@ -38,7 +40,36 @@ func TestConformance(t *testing.T) {
 			db.SetClock(now)
 			return db, db.KV()
 		},
+		RefuseWrites: func(tb testing.TB, s storetest.Store) func() {
+			db := s.(*postgres.DB)
+			setReadOnly(tb, db, true)
+			return func() { setReadOnly(tb, db, false) }
+		},
+		Close:       func(s storetest.Store) { s.(*postgres.DB).Close() },
+		Unavailable: postgres.Unavailable,
 	})
+}
+
+// setReadOnly makes db's database refuse writes, as a replica or a full
+// disk does (default_transaction_read_only, for new connections), or take
+// them again; the pool's connections are replaced so the change applies.
+func setReadOnly(tb testing.TB, db *postgres.DB, on bool) {
+	tb.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, pgtest.ServerURL(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := pgx.Identifier{db.Pool().Config().ConnConfig.Database}.Sanitize()
+	stmt := `ALTER DATABASE ` + name + ` RESET default_transaction_read_only`
+	if on {
+		stmt = `ALTER DATABASE ` + name + ` SET default_transaction_read_only = on`
+	}
+	if _, err := admin.Exec(ctx, stmt); err != nil {
+		tb.Fatal(err)
+	}
+	db.Pool().Reset()
 }
 
 // Two instances starting together on an empty database both come up: the

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
@@ -19,10 +21,15 @@ type Messages map[string]string
 // an ENOTFOUND (the row referred to is gone), a CHECK or NOT NULL violation
 // an EINVALID. msgs gives the shopper-facing message of each code the
 // caller expects; a violation it does not expect, or any other failure, is
-// wrapped with what as an internal error. A nil err stays nil.
+// wrapped with what as an internal error. A database that cannot be
+// reached or cannot write (Unavailable) is shop.ErrUnavailable, whatever
+// msgs says. A nil err stays nil.
 func FormatError(err error, what string, msgs Messages) error {
 	if err == nil {
 		return nil
+	}
+	if Unavailable(err) {
+		return fmt.Errorf("%s: %w: %w", what, shop.ErrUnavailable, err)
 	}
 	if msg, ok := msgs[errorCode(err)]; ok {
 		return shop.Errorf(errorCode(err), "%s", msg)
@@ -45,4 +52,41 @@ func errorCode(err error) string {
 		return shop.EINVALID
 	}
 	return ""
+}
+
+// errClosed is database/sql's error for a closed database, which it does
+// not export: taken once from a database closed at start, so Unavailable
+// recognises it by identity, not by its text.
+var errClosed = func() error {
+	d, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		return err
+	}
+	d.Close()
+	return d.PingContext(context.Background())
+}()
+
+// Unavailable reports whether err says the database cannot serve now
+// rather than that the request was wrong: the disk is full, the file is
+// read-only, unreadable or locked past the busy timeout, the database is
+// closed, or the request's deadline passed while waiting for it. The error
+// handler answers such a failure with 503 and Retry-After.
+func Unavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, shop.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, sql.ErrConnDone) || (errClosed != nil && errors.Is(err, errClosed)) {
+		return true
+	}
+	var e *sqlite.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code() & 0xff { // the primary result code
+	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN,
+		sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
 }

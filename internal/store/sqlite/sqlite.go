@@ -16,6 +16,8 @@ import (
 
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 //go:embed migrations/*.sql
@@ -34,6 +36,11 @@ type DB struct {
 	stem  *stemmer
 	// search is what Search keeps between searches (search.go).
 	search *searchIndex
+	// path and file are the database's path and the file it named at
+	// open (nil in memory): a file deleted or replaced under the running
+	// shop shows on /healthz instead of taking writes nobody will read.
+	path string
+	file os.FileInfo
 }
 
 // Open opens (creating if needed) the database at path, or an in-memory one
@@ -85,6 +92,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	if !memory {
+		fi, err := os.Stat(path)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		db.path, db.file = path, fi
+	}
 	return db, nil
 }
 
@@ -106,8 +121,12 @@ func (db *DB) migrate(ctx context.Context) error {
 // SetClock replaces the clock; tests use it to control expiry.
 func (db *DB) SetClock(now func() time.Time) { db.now = now }
 
-// Ping checks that the database answers a query.
+// Ping checks that the database answers a query, from the file its path
+// still names.
 func (db *DB) Ping(ctx context.Context) error {
+	if err := db.sameFile(); err != nil {
+		return err
+	}
 	var one int
 	if err := db.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 		return fmt.Errorf("ping sqlite: %w", err)
@@ -115,19 +134,67 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// ProbeWrite checks that the database accepts a write: it takes the write
-// lock and updates a row inside a transaction that is rolled back, so a
-// read-only file, a full disk or a lost lock shows without changing a row.
-func (db *DB) ProbeWrite(ctx context.Context) error {
-	tx, err := db.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("write probe: begin: %w", err)
+// sameFile checks that the database path still names the file opened: the
+// same device and inode (os.SameFile compares the two from syscall.Stat_t).
+// A file deleted or replaced while the shop runs would otherwise take
+// writes into an unlinked file, lost at the next start.
+func (db *DB) sameFile() error {
+	if db.file == nil {
+		return nil
 	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
-		return fmt.Errorf("write probe: %w", err)
+	fi, err := os.Stat(db.path)
+	if err != nil {
+		return fmt.Errorf("database file %s: %w: %w", db.path, shop.ErrUnavailable, err)
+	}
+	if !os.SameFile(fi, db.file) {
+		return fmt.Errorf("database file %s was replaced since the shop opened it: %w", db.path, shop.ErrUnavailable)
 	}
 	return nil
+}
+
+// Heartbeat commits at as the heartbeat row's time. Its pad changes size
+// on every beat, so the beat writes fresh pages: on a full disk (or at
+// SQLite's max_page_count) it fails as a shopper's write would, on a
+// read-only file too. Only the health monitor calls it.
+func (db *DB) Heartbeat(ctx context.Context, at time.Time) error {
+	if err := db.sameFile(); err != nil {
+		return err
+	}
+	_, err := db.exec(ctx, `UPDATE heartbeat SET beat_at = ?,
+		pad = zeroblob(CASE WHEN length(pad) = 12288 THEN 12289 ELSE 12288 END) WHERE id = 1`, at.UnixMilli())
+	return FormatError(err, "heartbeat", nil)
+}
+
+// SetMaxPages sets SQLite's max_page_count on every connection: the
+// database cannot grow past n pages (0: SQLite's default). Tests use it
+// for a full disk they can undo; it returns the page count now.
+func (db *DB) SetMaxPages(ctx context.Context, n int64) (int64, error) {
+	if n <= 0 {
+		n = 1073741823 // SQLite's default
+	}
+	all := db.db.Stats().MaxOpenConnections
+	conns := make([]*sql.Conn, 0, all)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	var pages int64
+	// Holding every connection at once reaches each of the pool's.
+	for range all {
+		c, err := db.db.Conn(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("max pages: %w", err)
+		}
+		conns = append(conns, c)
+		if _, err := c.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", n)); err != nil {
+			return 0, fmt.Errorf("max pages: %w", err)
+		}
+		if err := c.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+			return 0, fmt.Errorf("max pages: %w", err)
+		}
+	}
+	return pages, nil
 }
 
 // Close closes the database.

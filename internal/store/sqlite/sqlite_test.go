@@ -1,11 +1,16 @@
 package sqlite_test
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/internal/store/storetest"
 )
@@ -28,7 +33,95 @@ func TestConformance(t *testing.T) {
 			db.SetClock(now)
 			return db, db.KV()
 		},
+		RefuseWrites: func(tb testing.TB, s storetest.Store) func() {
+			db := s.(*sqlite.DB)
+			fillDisk(tb, db)
+			return func() {
+				if _, err := db.SetMaxPages(context.Background(), 0); err != nil {
+					tb.Fatal(err)
+				}
+			}
+		},
+		Close:       func(s storetest.Store) { s.(*sqlite.DB).Close() },
+		Unavailable: sqlite.Unavailable,
 	})
+}
+
+// fillDisk fills db as a full disk would, deterministically: it may grow
+// no more (max_page_count at its size now) and writes of a page each take
+// the free pages it has left until one fails with SQLITE_FULL.
+func fillDisk(tb testing.TB, db *sqlite.DB) {
+	tb.Helper()
+	ctx := context.Background()
+	pages, err := db.SetMaxPages(ctx, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.SetMaxPages(ctx, pages); err != nil {
+		tb.Fatal(err)
+	}
+	for i := range 10000 {
+		err := db.KV().Set(fmt.Sprintf("fill_%d", i), bytes.Repeat([]byte{'x'}, 4000), 0)
+		if err == nil {
+			continue
+		}
+		if !sqlite.Unavailable(err) {
+			tb.Fatalf("filling the database: %v", err)
+		}
+		return
+	}
+	tb.Fatal("the database never filled")
+}
+
+// A full database (SQLITE_FULL) is a shop error of code unavailable, not
+// an internal one, through FormatError.
+func TestFormatError_Full(t *testing.T) {
+	db := MustOpenDB(t)
+	fillDisk(t, db)
+	err := db.Heartbeat(context.Background(), time.Now())
+	if shop.ErrorCode(err) != shop.EUNAVAILABLE {
+		t.Errorf("heartbeat on a full database: got %q (%v), want %q", shop.ErrorCode(err), err, shop.EUNAVAILABLE)
+	}
+}
+
+// The database file deleted, or replaced, under the running shop: writes
+// would go into a file nobody will open again, so Ping and the heartbeat
+// fail.
+func TestPing_FileGone(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"Deleted", os.Remove},
+		{"Replaced", func(path string) error {
+			if err := os.WriteFile(path+".new", []byte("x"), 0o600); err != nil {
+				return err
+			}
+			return os.Rename(path+".new", path)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "shop.db")
+			db, err := sqlite.Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if err := db.Ping(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.do(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Ping(ctx); !sqlite.Unavailable(err) {
+				t.Errorf("ping: got %v, want an unavailable error", err)
+			}
+			if err := db.Heartbeat(ctx, time.Now()); !sqlite.Unavailable(err) {
+				t.Errorf("heartbeat: got %v, want an unavailable error", err)
+			}
+		})
+	}
 }
 
 func TestOpen_MigratesOnceAndReopens(t *testing.T) {
@@ -56,11 +149,13 @@ func TestOpen_WAL(t *testing.T) {
 	}
 }
 
-// The write probe proves the database takes writes and leaves no row
-// changed; on a closed database it fails.
-func TestProbeWrite(t *testing.T) {
+// The heartbeat is committed, so it reaches the file (another connection
+// reads it) and touches no row of the shop's; on a closed database it
+// fails.
+func TestHeartbeat(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "probe.db"))
+	path := filepath.Join(t.TempDir(), "beat.db")
+	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,16 +163,26 @@ func TestProbeWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 3 {
-		if err := db.ProbeWrite(ctx); err != nil {
-			t.Fatalf("probe: %v", err)
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for i := range 3 {
+		if err := db.Heartbeat(ctx, at.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatalf("heartbeat: %v", err)
 		}
 	}
 	if after, _ := db.CatalogVersion(ctx); after != before {
-		t.Errorf("catalogue version %d after probes, want %d", after, before)
+		t.Errorf("catalogue version %d after heartbeats, want %d", after, before)
+	}
+	other, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var beat int64
+	if err := other.QueryRow(`SELECT beat_at FROM heartbeat WHERE id = 1`).Scan(&beat); err != nil || beat != at.Add(2*time.Second).UnixMilli() {
+		t.Errorf("heartbeat row read elsewhere: %d (%v), want %d", beat, err, at.Add(2*time.Second).UnixMilli())
 	}
 	db.Close()
-	if err := db.ProbeWrite(ctx); err == nil {
-		t.Error("probe of a closed database succeeded")
+	if err := db.Heartbeat(ctx, at); err == nil || !sqlite.Unavailable(err) {
+		t.Errorf("heartbeat of a closed database: got %v, want an unavailable error", err)
 	}
 }

@@ -43,6 +43,14 @@ type Store interface {
 // Backend opens a fresh, empty store whose clock the suite controls.
 type Backend struct {
 	Open func(tb testing.TB, now func() time.Time) (Store, KV)
+	// RefuseWrites makes s refuse writes as a full disk (SQLite) or a
+	// read-only database (PostgreSQL) does, until restore is called.
+	RefuseWrites func(tb testing.TB, s Store) (restore func())
+	// Close closes s: the database is gone for it.
+	Close func(s Store)
+	// Unavailable is the backend's classifier of errors that say the
+	// database cannot serve now.
+	Unavailable func(err error) bool
 }
 
 // Clock is a test clock a store reads through its now function.
@@ -75,7 +83,7 @@ func (b Backend) open(t *testing.T) (Store, KV, *Clock) {
 
 // Run runs every conformance test against b. Each area is a file of this
 // package (catalog.go, cart.go, wishlist.go, users.go, orders.go, misc.go,
-// backoffice.go)
+// backoffice.go, health.go)
 // with one function here; every test opens its own store.
 func Run(t *testing.T, b Backend) {
 	t.Run("Catalog", func(t *testing.T) { testCatalog(t, b) })
@@ -90,6 +98,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("Misc", func(t *testing.T) { testMisc(t, b) })
 	t.Run("ProductImages", func(t *testing.T) { productImages(t, b) })
 	t.Run("BackOffice", func(t *testing.T) { testBackOffice(t, b) }) // issue 17: backoffice.go
+	t.Run("Health", func(t *testing.T) { testHealth(t, b) })
 }
 
 // wantCode fails the test unless err carries the shop error code want
