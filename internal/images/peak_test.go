@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"image"
 	"image/jpeg"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,18 +36,12 @@ func TestProcessPeak(t *testing.T) {
 	const side = 4898
 	dir := t.TempDir()
 	files := map[string][]byte{}
-	gradient := peakGradient(side, side)
+	files["png"] = imagestest.GradientPNG(t, side, side)
 	var b bytes.Buffer
-	if err := png.Encode(&b, gradient); err != nil {
+	if err := jpeg.Encode(&b, imagestest.Gradient(side, side), &jpeg.Options{Quality: 85}); err != nil {
 		t.Fatal(err)
 	}
-	files["png"] = bytes.Clone(b.Bytes())
-	b.Reset()
-	if err := jpeg.Encode(&b, gradient, &jpeg.Options{Quality: 85}); err != nil {
-		t.Fatal(err)
-	}
-	files["jpeg"] = bytes.Clone(b.Bytes())
-	gradient = nil
+	files["jpeg"] = b.Bytes()
 	for _, kind := range []string{"png", "jpeg"} {
 		path := filepath.Join(dir, "photo."+kind)
 		if err := os.WriteFile(path, files[kind], 0o600); err != nil {
@@ -69,19 +61,6 @@ func TestProcessPeak(t *testing.T) {
 	}
 }
 
-// peakGradient is a smooth w×h picture that compresses well as PNG, as the
-// small files that claim many pixels do.
-func peakGradient(w, h int) *image.RGBA {
-	m := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			i := m.PixOffset(x, y)
-			m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3] = uint8(x*255/w), uint8(y*255/h), 128, 255
-		}
-	}
-	return m
-}
-
 // measurePeak runs in the child process: it warms the encoders up on a
 // small photo (the WebP encoder is compiled on first use, once per
 // process), records the idle resident size, resets the high-water mark and
@@ -91,7 +70,7 @@ func measurePeak(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := process(imagestest.JPEG(t, 400, 300)); err != nil {
+	if _, err := process(imagestest.JPEG(t, 400, 300), DefaultMaxPixels); err != nil {
 		t.Fatal(err)
 	}
 	runtime.GC()
@@ -100,7 +79,7 @@ func measurePeak(t *testing.T, file string) {
 	// Writing 5 to clear_refs resets VmHWM to the current resident size.
 	reset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 	start := time.Now()
-	if _, err := process(body); err != nil {
+	if _, err := process(body, DefaultMaxPixels); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
