@@ -368,6 +368,7 @@ func newCatalog(cfg *config.Config, db database, log *slog.Logger, progress func
 	cat.Stock = db
 	cat.Images = &images.Service{
 		Store: db, Fetcher: images.NewFetcher(cfg.ImageFetchAllowPrivate, images.DefaultTimeout),
+		MaxPixels: cfg.ImageMaxPixels, Processors: cfg.ImageWorkers,
 		Log: log, Progress: progress,
 	}
 	return cat

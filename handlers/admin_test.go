@@ -645,6 +645,11 @@ func TestAdmin_PhotoUpload(t *testing.T) {
 	if res, doc := post("huge.png", over); res.StatusCode != http.StatusUnprocessableEntity || text(doc, `#image-error`) != "The photo is too large." {
 		t.Errorf("a photo over the maximum: %d %q", res.StatusCode, text(doc, `#image-error`))
 	}
+	// A photo over the pixel limit is refused from its header, next to the field.
+	if res, doc := post("bomb.png", imagestest.PNGHeader(100000, 100000)); res.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(text(doc, `#image-error`), "100000×100000 pixels, more than the 40 megapixels") {
+		t.Fatalf("huge photo: %d, %q", res.StatusCode, text(doc, `#image-error`))
+	}
 	if res, _ := post("moon.png", imagestest.PNG(t, 400, 300)); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("photo: %d", res.StatusCode)
 	}

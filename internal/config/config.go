@@ -52,6 +52,13 @@ type Config struct {
 	// private and link-local addresses (tests, an intranet catalogue);
 	// off, only public internet addresses are fetched.
 	ImageFetchAllowPrivate bool
+	// ImageMaxPixels refuses a product photo with more pixels, from its
+	// header, before it is decoded (IMAGE_MAX_PIXELS).
+	ImageMaxPixels int
+	// ImageWorkers is how many photos one process decodes, scales and
+	// encodes at once (IMAGE_WORKERS); with ImageMaxPixels it bounds the
+	// memory photos take.
+	ImageWorkers int
 	// ImportDefaultStock is the stock an imported product starts with when
 	// its source says none (IMPORT_DEFAULT_STOCK, default 25; issue 17).
 	ImportDefaultStock int
@@ -87,6 +94,13 @@ const (
 	minSecretLength   = 32
 )
 
+// Photo limits: a decoded photo takes up to 4 bytes a pixel, so the
+// defaults hold at most two of 160 MB at once.
+const (
+	DefaultImageMaxPixels = 40_000_000
+	DefaultImageWorkers   = 2
+)
+
 // Load builds a Config from getenv (os.Getenv in production, a map in tests).
 // When SESSION_SECRET is unset it reads, or creates once, a random secret in
 // the data directory so sessions survive restarts.
@@ -120,6 +134,9 @@ func Load(getenv func(string) string) (*Config, error) {
 	cfg.CatalogSyncInterval = e.duration("CATALOG_SYNC_INTERVAL", time.Hour, 10*time.Second, math.MaxInt64,
 		"CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h")
 	cfg.ImageFetchAllowPrivate = e.boolean("IMAGE_FETCH_ALLOW_PRIVATE", "IMAGE_FETCH_ALLOW_PRIVATE must be true or false")
+	cfg.ImageMaxPixels = e.number("IMAGE_MAX_PIXELS", DefaultImageMaxPixels, 1_000_000, 400_000_000,
+		"IMAGE_MAX_PIXELS must be a whole number of pixels from 1000000 to 400000000 (a photo's width × height)")
+	cfg.ImageWorkers = e.number("IMAGE_WORKERS", DefaultImageWorkers, 1, 64, "IMAGE_WORKERS must be a whole number from 1 to 64")
 	cfg.ImportDefaultStock = e.number("IMPORT_DEFAULT_STOCK", 25, 0, 1_000_000, "IMPORT_DEFAULT_STOCK must be a whole number from 0 to 1000000")
 	loadPayment(e, cfg)
 	cfg.MaxConns = e.number("MAX_CONNS", DefaultMaxConns, 16, 1_000_000, "MAX_CONNS must be a number from 16 to 1000000")

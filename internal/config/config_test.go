@@ -35,6 +35,9 @@ func TestLoad_Defaults(t *testing.T) {
 	if cfg.ImageFetchAllowPrivate {
 		t.Error("photos may be fetched from private addresses by default")
 	}
+	if cfg.ImageMaxPixels != 40_000_000 || cfg.ImageWorkers != 2 {
+		t.Errorf("image limits: got %d pixels and %d workers, want 40000000 and 2", cfg.ImageMaxPixels, cfg.ImageWorkers)
+	}
 }
 
 func TestLoad_SecretPersisted(t *testing.T) {
@@ -56,6 +59,16 @@ func TestLoad_SecretPersisted(t *testing.T) {
 	}
 	if perm := info.Mode().Perm(); perm != 0o600 {
 		t.Errorf("secret file mode: got %o, want 600", perm)
+	}
+}
+
+func TestLoad_ImageLimits(t *testing.T) {
+	cfg, err := config.Load(env(map[string]string{"DATA_DIR": t.TempDir(), "IMAGE_MAX_PIXELS": "12000000", "IMAGE_WORKERS": "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ImageMaxPixels != 12_000_000 || cfg.ImageWorkers != 1 {
+		t.Errorf("got %d pixels and %d workers, want 12000000 and 1", cfg.ImageMaxPixels, cfg.ImageWorkers)
 	}
 }
 
@@ -86,6 +99,12 @@ func TestLoad_Errors(t *testing.T) {
 		{"DatabaseMaxConns", map[string]string{"DATABASE_URL": "postgres://db/shop", "DATABASE_MAX_CONNS": "0"}, "DATABASE_MAX_CONNS must be a number from 1 to 1000"},
 		{"Dev", map[string]string{"DEV": "maybe"}, "DEV must be true or false"},
 		{"ImageFetchAllowPrivate", map[string]string{"IMAGE_FETCH_ALLOW_PRIVATE": "sometimes"}, "IMAGE_FETCH_ALLOW_PRIVATE must be true or false"},
+		{"ImageMaxPixelsNotNumber", map[string]string{"IMAGE_MAX_PIXELS": "24MP"}, `IMAGE_MAX_PIXELS must be a whole number of pixels from 1000000 to 400000000 (a photo's width × height), got "24MP"`},
+		{"ImageMaxPixelsTooSmall", map[string]string{"IMAGE_MAX_PIXELS": "999999"}, `IMAGE_MAX_PIXELS must be a whole number of pixels from 1000000 to 400000000 (a photo's width × height), got "999999"`},
+		{"ImageMaxPixelsTooLarge", map[string]string{"IMAGE_MAX_PIXELS": "400000001"}, "IMAGE_MAX_PIXELS must be a whole number of pixels from 1000000"},
+		{"ImageWorkersZero", map[string]string{"IMAGE_WORKERS": "0"}, `IMAGE_WORKERS must be a whole number from 1 to 64, got "0"`},
+		{"ImageWorkersNotNumber", map[string]string{"IMAGE_WORKERS": "two"}, `IMAGE_WORKERS must be a whole number from 1 to 64, got "two"`},
+		{"ImageWorkersTooMany", map[string]string{"IMAGE_WORKERS": "65"}, "IMAGE_WORKERS must be a whole number from 1 to 64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

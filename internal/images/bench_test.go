@@ -10,11 +10,11 @@ import (
 // (1200×900 JPEG): decode, five widths, WebP and JPEG each.
 func BenchmarkProcess(b *testing.B) {
 	src := imagestest.JPEG(b, 1200, 900)
-	if _, err := process(src); err != nil { // outside the loop: the WebP encoder compiles on first use
+	if _, err := process(src, DefaultMaxPixels); err != nil { // outside the loop: the WebP encoder compiles on first use
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := process(src); err != nil {
+		if _, err := process(src, DefaultMaxPixels); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -92,7 +92,11 @@ var reserved = []netip.Prefix{
 	netip.MustParsePrefix("192.0.0.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"), // benchmarking
 	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b::/96"), // NAT64 can reach private IPv4
+	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64 can reach private IPv4
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64: the same, by a site's own translator
+	// IPv4-compatible IPv6 (deprecated): a stack that still honours it
+	// reaches the IPv4 address inside, which Unmap does not unwrap.
+	netip.MustParsePrefix("::/96"),
 }
 
 func publicAddr(a netip.Addr) bool {

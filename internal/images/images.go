@@ -41,13 +41,59 @@ type Service struct {
 	Store   shop.ImageStore
 	Fetcher *Fetcher
 	Log     *slog.Logger
-	// Workers is how many images are fetched and processed at once (0: 3).
-	// Each holds one decoded image in memory.
+	// Workers is how many images Sync fetches at once (0: 3).
 	Workers int
+	// MaxPixels refuses a photo with more pixels before it is decoded (0:
+	// DefaultMaxPixels).
+	MaxPixels int
+	// Processors is how many photos this Service decodes, scales and
+	// encodes at once, imports and uploads together (0:
+	// DefaultProcessors): each holds a decoded photo, up to 4 bytes a
+	// pixel, so this and MaxPixels bound the memory photos take.
+	Processors int
 	// Progress, when set, is called after each image with the counts so
 	// far; the import command prints it.
 	Progress func(done, total, failed int)
 	Now      func() time.Time
+
+	slotsOnce sync.Once
+	slots     chan struct{}
+	// hook, when set, runs while a photo holds a processing slot (tests).
+	hook func(context.Context)
+}
+
+// DefaultProcessors is how many photos are processed at once unless
+// IMAGE_WORKERS says otherwise.
+const DefaultProcessors = 2
+
+// process checks body against the pixel limit, then waits for a free
+// processing slot (or for ctx to end) and decodes, scales and encodes it.
+// A photo over the limit is refused at once, without waiting.
+func (s *Service) process(ctx context.Context, body []byte) (processed, error) {
+	maxPixels := s.MaxPixels
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	if err := check(body, maxPixels); err != nil {
+		return processed{}, err
+	}
+	s.slotsOnce.Do(func() {
+		n := s.Processors
+		if n <= 0 {
+			n = DefaultProcessors
+		}
+		s.slots = make(chan struct{}, n)
+	})
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return processed{}, fmt.Errorf("wait to process a photo: %w", ctx.Err())
+	}
+	defer func() { <-s.slots }()
+	if s.hook != nil {
+		s.hook(ctx)
+	}
+	return process(body, maxPixels)
 }
 
 // Sync brings the stored images of urls up to date: new and previously
@@ -149,7 +195,7 @@ func (s *Service) syncOne(ctx context.Context, url string, rec shop.ImageRecord)
 		sum := sha256.Sum256(append([]byte(variantsVersion), got.Body...))
 		hash = hex.EncodeToString(sum[:8])
 		if hash != rec.Hash {
-			p, err = process(got.Body)
+			p, err = s.process(ctx, got.Body)
 		}
 	}
 	if err != nil {

@@ -226,6 +226,10 @@ func TestPublicAddr(t *testing.T) {
 		"169.254.169.254": false, "100.64.0.1": false, "0.0.0.0": false, "::1": false,
 		"fe80::1": false, "fc00::1": false, "::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false,
 		"224.0.0.1": false, "64:ff9b::a00:1": false,
+		// IPv4-compatible IPv6 wraps any IPv4 address, private ones too.
+		"::127.0.0.1": false, "::10.0.0.1": false, "::192.168.1.1": false, "::93.184.216.34": false,
+		// Local-use NAT64 translates to whatever IPv4 its site chooses.
+		"64:ff9b:1::a00:1": false, "64:ff9b:1::c0a8:101": false, "64:ff9b:1:ffff:ffff:ffff:ffff:ffff": false,
 	} {
 		if got := images.PublicAddr(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("%s: got %v, want %v", addr, got, want)

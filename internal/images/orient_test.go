@@ -64,7 +64,7 @@ func TestProcess_TurnsPhotosUpright(t *testing.T) {
 		if got := jpegOrientation(body); got != int(tc.orientation) {
 			t.Fatalf("orientation %d read as %d", tc.orientation, got)
 		}
-		p, err := process(body)
+		p, err := process(body, DefaultMaxPixels)
 		if err != nil {
 			t.Fatal(err)
 		}

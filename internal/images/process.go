@@ -5,25 +5,29 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/gif" // source formats image.Decode understands
 	"image/jpeg"
 	_ "image/png"
 	"net/http"
+	"runtime"
 	"slices"
+	"strconv"
 
 	"github.com/gen2brain/webp" // registers the WebP decoder too
-	xdraw "golang.org/x/image/draw"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Decoding limits. Decoding allocates about 4 bytes per pixel, so the pixel
-// cap (not the file size: a 50 kB PNG can claim 10000×5000) is what bounds
-// memory; 24 megapixels is above any product photo a shop shows.
+// Decoding limits. Decoding allocates up to 4 bytes per pixel (a PNG's
+// RGBA; a JPEG's YCbCr is 1.5 to 3), so the pixel count, not the file size
+// (a 50 kB PNG can claim 10000×5000), is what bounds memory. 40 megapixels
+// is above any product photo a shop shows; IMAGE_MAX_PIXELS changes it.
 const (
-	MaxPixels    = 24_000_000
-	maxDimension = 20_000
+	DefaultMaxPixels = 40_000_000
+	maxDimension     = 20_000
+	// collectAbove is the photo size (pixels) from which process collects
+	// the decoded photo before encoding (16 MB of RGBA).
+	collectAbove = 4_000_000
 	webpQuality  = 70
 	// webpDenseQuality is the WebP quality from denseWidth up. Those
 	// variants are mostly seen on screens of 2 or 3 device pixels per CSS
@@ -44,6 +48,19 @@ const (
 // ErrNotImage is the error for bytes that are not a supported image.
 var ErrNotImage = errors.New("not a JPEG, PNG, GIF or WebP image")
 
+// ErrTooManyPixels matches the error for an image whose header claims more
+// pixels (or a longer side) than we decode.
+var ErrTooManyPixels = errors.New("too many pixels")
+
+// tooManyPixels is that error, with the sizes for the message.
+type tooManyPixels struct{ width, height, max int }
+
+func (e *tooManyPixels) Error() string {
+	return fmt.Sprintf("image of %d×%d pixels is over the %s megapixel limit", e.width, e.height, megapixels(e.max))
+}
+
+func (e *tooManyPixels) Is(target error) bool { return target == ErrTooManyPixels }
+
 // sourceTypes are the sniffed content types we decode.
 var sourceTypes = []string{"image/jpeg", "image/png", "image/gif", "image/webp"}
 
@@ -53,20 +70,32 @@ type processed struct {
 	Variants []shop.ImageVariant
 }
 
-// process sniffs, checks and decodes body, then makes every variant: each
-// of the photo's widths as WebP and as JPEG. The content type a server
-// claims is ignored; the bytes decide.
-func process(body []byte) (processed, error) {
+// check sniffs body and reads its header: the content type a server
+// claims is ignored, the bytes decide, and an image over maxPixels (or
+// maxDimension a side) is refused before a pixel is decoded.
+func check(body []byte, maxPixels int) error {
 	if ct := http.DetectContentType(body); !slices.Contains(sourceTypes, ct) {
-		return processed{}, fmt.Errorf("%w (the bytes look like %s)", ErrNotImage, ct)
+		return fmt.Errorf("%w (the bytes look like %s)", ErrNotImage, ct)
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(body))
 	if err != nil {
-		return processed{}, fmt.Errorf("%w: %v", ErrNotImage, err)
+		return fmt.Errorf("%w: %v", ErrNotImage, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxDimension || cfg.Height > maxDimension ||
-		cfg.Width*cfg.Height > MaxPixels {
-		return processed{}, fmt.Errorf("image of %d×%d pixels is over the %d megapixel limit", cfg.Width, cfg.Height, MaxPixels/1_000_000)
+		cfg.Width*cfg.Height > maxPixels {
+		return &tooManyPixels{cfg.Width, cfg.Height, maxPixels}
+	}
+	return nil
+}
+
+// megapixels formats n pixels in millions: 40, 2.5.
+func megapixels(n int) string { return strconv.FormatFloat(float64(n)/1e6, 'f', -1, 64) }
+
+// process checks and decodes body, then makes every variant: each of the
+// photo's widths as WebP and as JPEG.
+func process(body []byte, maxPixels int) (processed, error) {
+	if err := check(body, maxPixels); err != nil {
+		return processed{}, err
 	}
 	src, _, err := image.Decode(bytes.NewReader(body))
 	if err != nil {
@@ -80,16 +109,31 @@ func process(body []byte) (processed, error) {
 	}
 	widths := out.Photo.Widths()
 	// Each width is scaled from the original: scaling from the next wider
-	// variant compounds Catmull-Rom's sharpening, which costs bytes. Small
-	// variants are turned upright after scaling, which is cheaper than
-	// turning the original.
-	for i := len(widths) - 1; i >= 0; i-- {
-		w, h := widths[i], out.Photo.HeightAt(widths[i])
+	// variant compounds Catmull-Rom's sharpening, which costs bytes. All are
+	// scaled in one pass, so the decoded photo can go before encoding.
+	// Small variants are turned upright after scaling, which is cheaper
+	// than turning the original.
+	sizes := make([]image.Point, len(widths))
+	for i, w := range widths {
+		sizes[i] = image.Pt(w, out.Photo.HeightAt(w))
 		if swapsSides(o) {
-			w, h = h, w
+			sizes[i] = image.Pt(sizes[i].Y, sizes[i].X)
 		}
-		dst := orient(resize(src, w, h), o)
-		w = dst.Bounds().Dx()
+	}
+	scaled := scaleAll(src, sizes)
+	// The decoded photo is the biggest buffer by far, and now garbage. The
+	// collector would let the heap grow to twice what was live (the photo)
+	// before reusing it, and the WebP encoder allocates tens of MB: collect
+	// it now, so the encoders reuse its memory. A few milliseconds, paid
+	// only for big photos.
+	src = nil
+	if b.Dx()*b.Dy() >= collectAbove {
+		runtime.GC()
+	}
+	for i := len(scaled) - 1; i >= 0; i-- {
+		dst := orient(scaled[i], o)
+		scaled[i] = nil
+		w := dst.Bounds().Dx()
 		var wb, jb bytes.Buffer
 		q := webpQuality
 		if w >= denseWidth {
@@ -106,13 +150,4 @@ func process(body []byte) (processed, error) {
 			shop.ImageVariant{Width: w, Format: shop.PhotoJPEG, Data: jb.Bytes()})
 	}
 	return out, nil
-}
-
-// resize scales src to w×h onto white, so transparent PNGs look the same
-// in JPEG (which has no alpha) and WebP, on the shop's light photo tiles.
-func resize(src image.Image, w, h int) *image.RGBA {
-	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	xdraw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, xdraw.Src)
-	xdraw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), xdraw.Over, nil)
-	return dst
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,14 +16,23 @@ import (
 const UploadPrefix = "upload:"
 
 // Upload processes a photo staff uploaded in the product editor through the
-// same pipeline as imported photos (sniffed, size-checked, every variant as
+// same pipeline as imported photos (sniffed, pixel-checked, every variant as
 // WebP and JPEG) and stores it. It returns the image name to give the
-// product. Bytes that are not an image are an EINVALID.
+// product. Bytes that are not an image, or a photo over the pixel limit,
+// are an EINVALID; it waits for a processing slot like an import does.
 func (s *Service) Upload(ctx context.Context, body []byte) (string, error) {
 	sum := sha256.Sum256(append([]byte(variantsVersion), body...))
 	hash := hex.EncodeToString(sum[:8])
-	p, err := process(body)
-	if err != nil {
+	p, err := s.process(ctx, body)
+	var big *tooManyPixels
+	switch {
+	case err == nil:
+	case errors.As(err, &big):
+		return "", shop.Errorf(shop.EINVALID, "That photo is %d×%d pixels, more than the %s megapixels we can process. Please upload a smaller one.",
+			big.width, big.height, megapixels(big.max))
+	case ctx.Err() != nil: // the request ended while it waited for a slot
+		return "", fmt.Errorf("process uploaded photo: %w", err)
+	default:
 		return "", shop.Errorf(shop.EINVALID, "That file is not a JPEG, PNG, GIF or WebP photo we can use (%v).", err)
 	}
 	now := time.Now

@@ -54,6 +54,29 @@ func PNG(tb testing.TB, w, h int) []byte {
 	return b.Bytes()
 }
 
+// Gradient draws a smooth w×h picture: as a PNG it compresses to a few
+// kilobytes per megapixel, as the small files that claim many pixels do.
+func Gradient(w, h int) *image.RGBA {
+	m := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			i := m.PixOffset(x, y)
+			m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3] = uint8(x*255/w), uint8(y*255/h), 128, 255
+		}
+	}
+	return m
+}
+
+// GradientPNG encodes a w×h Gradient as PNG.
+func GradientPNG(tb testing.TB, w, h int) []byte {
+	tb.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, Gradient(w, h)); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // PNGHeader is the start of a PNG that claims to be w×h: a valid signature
 // and IHDR chunk and nothing else, which is all a decompression bomb needs
 // to show before its (tiny, highly compressed) pixel data.
