@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/nocturne/storefront/internal/config"
 )
 
@@ -44,9 +46,10 @@ func TestStart_CatalogueSyncFailsOnFirstStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); db.Close() })
+	var jobs errgroup.Group
+	t.Cleanup(func() { cancel(); jobs.Wait(); db.Close() })
 	tick := make(chan time.Time)
-	app, _, err := start(ctx, cfg, db, slog.New(slog.DiscardHandler), catalogPace{Tick: tick})
+	app, _, err := start(ctx, cfg, db, slog.New(slog.DiscardHandler), catalogPace{Tick: tick}, &jobs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/auth"
@@ -70,11 +71,22 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return err
 	}
 	defer db.Close()
-	app, checkoutSvc, err := start(ctx, cfg, db, log, catalogPace{Retries: 3, Backoff: 2 * time.Second})
+	// Background jobs run until the shop shuts down, and the database is
+	// closed only once every one of them has returned: a sweep is never
+	// cut off by a closed pool.
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	var jobs errgroup.Group
+	defer func() { stopJobs(); jobs.Wait() }()
+	app, checkoutSvc, err := start(jobsCtx, cfg, db, log, catalogPace{Retries: 3, Backoff: 2 * time.Second}, &jobs)
 	if err != nil {
 		return err
 	}
 	return serve(ctx, cfg, log, app, checkoutSvc)
+}
+
+// goJob runs fn(ctx) in jobs; it returns when ctx ends.
+func goJob(ctx context.Context, jobs *errgroup.Group, fn func(ctx context.Context)) {
+	jobs.Go(func() error { fn(ctx); return nil })
 }
 
 // catalogPace paces the CATALOG_URL sync: the retries of one sync, and
@@ -88,17 +100,21 @@ type catalogPace struct {
 
 // start wires the shop on db: its background jobs (until ctx ends), the
 // health monitor, the catalogue and the HTTP handlers.
-func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, pace catalogPace) (*fiber.App, *checkout.Service, error) {
+func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, pace catalogPace, jobs *errgroup.Group) (*fiber.App, *checkout.Service, error) {
 	// Clean-ups run on one instance at a time (an advisory lock on
 	// PostgreSQL; SQLite has one instance).
-	go db.every(ctx, lockSweepSessions, 10*time.Minute, log, "sweep sessions", func(ctx context.Context) { sweepExpired(ctx, db.KV, log) })
-	go db.every(ctx, lockSweepThrottles, 10*time.Minute, log, "sweep throttles", func(ctx context.Context) { sweepExpired(ctx, throttleCounters{db}, log) })
+	goJob(ctx, jobs, func(ctx context.Context) {
+		db.every(ctx, lockSweepSessions, 10*time.Minute, log, "sweep sessions", func(ctx context.Context) { sweepExpired(ctx, db.KV, log) })
+	})
+	goJob(ctx, jobs, func(ctx context.Context) {
+		db.every(ctx, lockSweepThrottles, 10*time.Minute, log, "sweep throttles", func(ctx context.Context) { sweepExpired(ctx, throttleCounters{db}, log) })
+	})
 	// The heartbeat is written here, by the monitor, every interval; a
 	// request never writes it.
 	monitor := health.NewMonitor(ctx, db, time.Now, log)
-	go monitor.Run(ctx, 10*time.Second)
+	goJob(ctx, jobs, func(ctx context.Context) { monitor.Run(ctx, 10*time.Second) })
 
-	cat, err := startCatalog(ctx, cfg, db, log, pace)
+	cat, err := startCatalog(ctx, cfg, db, log, pace, jobs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,7 +138,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		return nil, nil, err
 	}
 	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
-	checkoutSvc := startCheckout(ctx, cfg, db, gateway, mailer, log)
+	checkoutSvc := startCheckout(ctx, cfg, db, gateway, mailer, log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
 	app := handlers.New(handlers.Deps{
@@ -160,7 +176,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 
 // startCatalog loads the catalogue (the built-in one, or what the store
 // holds while CATALOG_URL syncs in the background) and keeps it current.
-func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, pace catalogPace) (*catalog.Service, error) {
+func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, pace catalogPace, jobs *errgroup.Group) (*catalog.Service, error) {
 	cat := newCatalog(cfg, db, log, nil)
 	if cfg.CatalogURL != "" {
 		// What the store holds is served (and counts as a catalogue for
@@ -174,20 +190,22 @@ func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slo
 		}
 		if db.Shared {
 			// Once per interval across every instance, not once per instance.
-			go db.periodic(ctx, lockCatalogSync, cfg.CatalogSyncInterval, log, "catalog sync", func(ctx context.Context) {
-				if err := syncer.SyncOnce(ctx); err != nil && ctx.Err() == nil {
-					log.Error("catalogue sync failed; still serving the last catalogue", "err", err)
-				}
+			goJob(ctx, jobs, func(ctx context.Context) {
+				db.periodic(ctx, lockCatalogSync, cfg.CatalogSyncInterval, log, "catalog sync", func(ctx context.Context) {
+					if err := syncer.SyncOnce(ctx); err != nil && ctx.Err() == nil {
+						log.Error("catalogue sync failed; still serving the last catalogue", "err", err)
+					}
+				})
 			})
 		} else {
-			go syncer.Run(ctx)
+			goJob(ctx, jobs, syncer.Run)
 		}
 	} else if err := cat.LoadBuiltin(ctx); err != nil {
 		return nil, err
 	}
 	// The stored catalogue is served at once, also while a sync runs (or
 	// its service is down); each sync warms again what it changed.
-	go cat.Warm(ctx)
+	goJob(ctx, jobs, func(ctx context.Context) { _ = cat.Warm(ctx) }) // it logs its own failure
 	// An import by the `catalog import` command (or, with a shared database,
 	// another instance) reaches this process's memory within a second.
 	// Instances sharing PostgreSQL look four times a second (one
@@ -196,7 +214,7 @@ func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slo
 	if db.Shared {
 		watch = 250 * time.Millisecond
 	}
-	go cat.Watch(ctx, watch)
+	goJob(ctx, jobs, func(ctx context.Context) { cat.Watch(ctx, watch) })
 	return cat, nil
 }
 
@@ -227,17 +245,19 @@ func newGoogle(cfg *config.Config) *auth.Google {
 // left by a crash are resolved at start, then periodically (completed if the
 // gateway charged them, released if not). With several instances, one at a
 // time sweeps.
-func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, mailer mail.Mailer, log *slog.Logger) *checkout.Service {
+func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, mailer mail.Mailer, log *slog.Logger, jobs *errgroup.Group) *checkout.Service {
 	svc := &checkout.Service{
 		Orders: db, Carts: db, Gateway: gateway,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
 	}
-	go db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
-		if c, r, err := svc.Recover(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("recovery sweep", "err", err)
-		} else if c+r > 0 {
-			log.Info("recovery sweep", "completed", c, "released", r)
-		}
+	goJob(ctx, jobs, func(ctx context.Context) {
+		db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
+			if c, r, err := svc.Recover(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("recovery sweep", "err", err)
+			} else if c+r > 0 {
+				log.Info("recovery sweep", "completed", c, "released", r)
+			}
+		})
 	})
 	return svc
 }
