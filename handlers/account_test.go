@@ -310,8 +310,9 @@ func TestLogin_AccountUnderAttackSignInLink(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Errorf("unknown e-mail: %d", res.StatusCode)
 	}
-	if mails, _ := app.db.Outbox(context.Background()); len(mails) != 1 {
-		t.Errorf("%d mails, want 1", len(mails))
+	// The registration's confirmation mail and the sign-in link.
+	if mails, _ := app.db.Outbox(context.Background()); len(mails) != 2 {
+		t.Errorf("%d mails, want 2", len(mails))
 	}
 }
 
@@ -549,8 +550,9 @@ func TestPasswordReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mails) != 1 || mails[0].To != "ada@example.com" {
-		t.Fatalf("outbox: %+v, want one mail to ada", mails)
+	// Newest first: the reset, then the registration's confirmation mail.
+	if len(mails) != 2 || mails[0].To != "ada@example.com" || mails[0].Subject != "Reset your password" {
+		t.Fatalf("outbox: %+v, want one reset mail to ada", mails)
 	}
 	m := resetLink.FindStringSubmatch(mails[0].Body)
 	if m == nil {
