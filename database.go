@@ -23,6 +23,7 @@ type database interface {
 	shop.UserStore
 	shop.PasswordResetStore
 	shop.SignInLinkStore
+	shop.EmailConfirmationStore
 	shop.OutboxStore
 	shop.CatalogStore
 	shop.CartStore

@@ -151,7 +151,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Storage:  db.KV,
 		Throttle: throttle,
 		Auth: &auth.Service{
-			Users: db, Carts: db, Resets: db, Links: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
+			Users: db, Carts: db, Resets: db, Links: db, Confirmations: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
 		Sessions:    auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),

@@ -10,7 +10,8 @@ import (
 )
 
 // `storefront staff add/remove` grants and takes back a role, refuses an
-// unknown role or account, and records each change in the audit log.
+// unknown role or account and an account whose e-mail is not verified, and
+// records each change in the audit log.
 func TestStaffCommand(t *testing.T) {
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, ":memory:")
@@ -30,6 +31,19 @@ func TestStaffCommand(t *testing.T) {
 	}
 	if err := staffCommand(ctx, db, []string{"add", "nobody@example.com", "--role", "admin"}, &out); err == nil || !strings.Contains(err.Error(), "signs up first") {
 		t.Errorf("unknown account: %v", err)
+	}
+	// Registered but never verified: whoever registered the address may not
+	// own it, so no role, and the message says how to verify.
+	err = staffCommand(ctx, db, []string{"add", "ada@example.com", "--role", "admin"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "has not confirmed its e-mail address") ||
+		!strings.Contains(err.Error(), "Forgot password") || !strings.Contains(err.Error(), "sign-in link") {
+		t.Errorf("unverified account: %v", err)
+	}
+	if role, _ := db.StaffRole(ctx, "usr_1"); role != "" {
+		t.Errorf("role of an unverified account %q", role)
+	}
+	if err := db.MarkEmailVerified(ctx, "usr_1"); err != nil {
+		t.Fatal(err)
 	}
 	if err := staffCommand(ctx, db, []string{"add", "Ada@Example.com", "--role", "fulfilment"}, &out); err != nil {
 		t.Fatal(err)

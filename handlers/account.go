@@ -306,6 +306,41 @@ func (a *App) resetSubmit(c *fiber.Ctx) error {
 	return a.redirectWithFlash(c, "/profile", MsgPasswordReset)
 }
 
+// confirmEmailPage shows the confirmation link's "Confirm" button;
+// opening it changes nothing.
+func (a *App) confirmEmailPage(c *fiber.Ctx) error {
+	p := pages.ConfirmEmailPage{Token: c.Query("token")}
+	if p.Token == "" {
+		p.Error = auth.MsgConfirmLinkInvalid
+	}
+	return render(c, fiber.StatusOK, pages.ConfirmEmail(a.frame(c, "Confirm your e-mail address"), p))
+}
+
+// confirmEmail uses a confirmation link: the address is verified; a link
+// that adds Google sign-in also signs its owner in, as a sign-in link does.
+func (a *App) confirmEmail(c *fiber.Ctx) error {
+	u, linked, err := a.Auth.ConfirmEmail(c.UserContext(), formValue(c, "token"))
+	if code := shop.ErrorCode(err); code == shop.ENOTFOUND || code == shop.ECONFLICT {
+		return render(c, fiber.StatusUnprocessableEntity, pages.ConfirmEmail(a.frame(c, "Confirm your e-mail address"),
+			pages.ConfirmEmailPage{Error: shop.ErrorMessage(err)}))
+	} else if err != nil {
+		return err
+	}
+	cur := auth.User(c)
+	switch {
+	case linked:
+		if cur == nil || cur.ID != u.ID {
+			if err := a.signIn(c, u); err != nil {
+				return err
+			}
+		}
+		return a.redirectWithFlash(c, "/profile", auth.MsgGoogleLinked)
+	case cur != nil && cur.ID == u.ID:
+		return a.redirectWithFlash(c, "/profile", auth.MsgEmailConfirmed)
+	}
+	return a.redirectWithFlash(c, "/login", auth.MsgEmailConfirmed)
+}
+
 func (a *App) profilePage(c *fiber.Ctx) error {
 	u := auth.User(c)
 	p := pages.ProfilePage{User: u, Edit: c.Query("edit") == "1"}
@@ -382,7 +417,12 @@ func (a *App) setupSubmit(c *fiber.Ctx) error {
 }
 
 func (a *App) settingsPage(c *fiber.Ctx) error {
-	return render(c, fiber.StatusOK, pages.Settings(a.frame(c, "Account Settings"), pages.SettingsPage{HasPassword: auth.User(c).HasPassword}))
+	return render(c, fiber.StatusOK, pages.Settings(a.frame(c, "Account Settings"), a.settingsView(auth.User(c))))
+}
+
+// settingsView is the settings page for u before any form was sent.
+func (a *App) settingsView(u *shop.User) pages.SettingsPage {
+	return pages.SettingsPage{HasPassword: u.HasPassword, GoogleEnabled: a.googleEnabled(), GoogleLinked: u.GoogleSubject != ""}
 }
 
 func (a *App) changePassword(c *fiber.Ctx) error {
@@ -392,8 +432,9 @@ func (a *App) changePassword(c *fiber.Ctx) error {
 		return err
 	}
 	if errs != nil {
-		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"),
-			pages.SettingsPage{HasPassword: u.HasPassword, PasswordErrors: errs}))
+		p := a.settingsView(u)
+		p.PasswordErrors = errs
+		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"), p))
 	}
 	if err := a.Sessions.KeepGeneration(c, gen); err != nil {
 		return err
@@ -415,8 +456,9 @@ func (a *App) signOutOthers(c *fiber.Ctx) error {
 func (a *App) deleteAccount(c *fiber.Ctx) error {
 	u := auth.User(c)
 	if strings.TrimSpace(formValue(c, "confirm")) != deleteConfirmPhrase {
-		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"),
-			pages.SettingsPage{HasPassword: u.HasPassword, DeleteError: MsgDeleteConfirm}))
+		p := a.settingsView(u)
+		p.DeleteError = MsgDeleteConfirm
+		return render(c, fiber.StatusUnprocessableEntity, pages.Settings(a.frame(c, "Account Settings"), p))
 	}
 	if err := a.Users.DeleteUser(c.UserContext(), u.ID); err != nil {
 		return err

@@ -302,6 +302,9 @@ func TestLogin_AccountUnderAttackSignInLink(t *testing.T) {
 	if _, doc := owner.get("/profile"); text(doc, `[data-testid="profile-email"]`) != "ada@example.com" {
 		t.Error("not signed in by the link")
 	}
+	if u, _, _ := app.db.UserByEmail(context.Background(), "ada@example.com"); !u.EmailVerified {
+		t.Error("a used sign-in link did not verify the address")
+	}
 	if res, _ := app.client(t).post("/login/link/confirm", url.Values{"token": {token}}); res.StatusCode != http.StatusUnprocessableEntity {
 		t.Errorf("second use of the link: %d, want 422", res.StatusCode)
 	}
@@ -310,8 +313,9 @@ func TestLogin_AccountUnderAttackSignInLink(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Errorf("unknown e-mail: %d", res.StatusCode)
 	}
-	if mails, _ := app.db.Outbox(context.Background()); len(mails) != 1 {
-		t.Errorf("%d mails, want 1", len(mails))
+	// The registration's confirmation mail and the sign-in link.
+	if mails, _ := app.db.Outbox(context.Background()); len(mails) != 2 {
+		t.Errorf("%d mails, want 2", len(mails))
 	}
 }
 
@@ -549,8 +553,9 @@ func TestPasswordReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mails) != 1 || mails[0].To != "ada@example.com" {
-		t.Fatalf("outbox: %+v, want one mail to ada", mails)
+	// Newest first: the reset, then the registration's confirmation mail.
+	if len(mails) != 2 || mails[0].To != "ada@example.com" || mails[0].Subject != "Reset your password" {
+		t.Fatalf("outbox: %+v, want one reset mail to ada", mails)
 	}
 	m := resetLink.FindStringSubmatch(mails[0].Body)
 	if m == nil {
@@ -651,5 +656,60 @@ func TestPasswordReset_BadLinkSaysSoOnArrival(t *testing.T) {
 				t.Error("the form is still shown")
 			}
 		})
+	}
+}
+
+// Registration mails a confirmation link. Opening it changes nothing; its
+// button verifies the address, once. A reset link verifies it as well.
+func TestEmailConfirmation(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	verified := func() bool {
+		u, _, err := app.db.UserByEmail(ctx, "ada@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.EmailVerified
+	}
+	mails, _ := app.db.Outbox(ctx)
+	if len(mails) != 1 || mails[0].To != "ada@example.com" || mails[0].Subject != "Confirm your e-mail address" {
+		t.Fatalf("outbox after registering: %+v", mails)
+	}
+	found := confirmLink.FindStringSubmatch(mails[0].Body)
+	if found == nil {
+		t.Fatalf("no link in %q", mails[0].Body)
+	}
+	c.get("/confirm-email?token=" + found[1])
+	if verified() {
+		t.Fatal("opening the link verified the address (reads never write)")
+	}
+	res, _ := c.post("/confirm-email", url.Values{"token": {found[1]}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/profile" {
+		t.Fatalf("confirm: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if _, doc := c.get("/profile"); text(doc, `[data-testid="flash"]`) != auth.MsgEmailConfirmed {
+		t.Errorf("flash %q", text(doc, `[data-testid="flash"]`))
+	}
+	if !verified() {
+		t.Error("not verified by the link")
+	}
+	res, doc := app.client(t).post("/confirm-email", url.Values{"token": {found[1]}})
+	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="form-alert"]`) != auth.MsgConfirmLinkInvalid {
+		t.Errorf("second use: %d %q", res.StatusCode, text(doc, `[data-testid="form-alert"]`))
+	}
+
+	// A reset link came to the address too.
+	app.register(t, "Bob", "bob@example.com", "night-owl-41")
+	app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {"bob@example.com"}})
+	mails, _ = app.db.Outbox(ctx)
+	m := resetLink.FindStringSubmatch(mails[0].Body)
+	if m == nil {
+		t.Fatalf("no reset link in %q", mails[0].Body)
+	}
+	app.client(t).post("/reset-password", url.Values{"token": {strings.TrimPrefix(m[1], "/reset-password?token=")},
+		"password": {"starlit-river-9"}, "confirmPassword": {"starlit-river-9"}})
+	if u, _, _ := app.db.UserByEmail(ctx, "bob@example.com"); !u.EmailVerified {
+		t.Error("a used reset link did not verify the address")
 	}
 }

@@ -48,6 +48,16 @@ func newBackOffice(t *testing.T, opts ...testOption) *backOffice {
 	b.admin = app.register(t, "Ada Admin", "admin@example.com", staffPassword)
 	b.fulfi = app.register(t, "Fay Fulfilment", "fay@example.com", staffPassword)
 	ctx := context.Background()
+	// Only an account whose address is verified can be staff.
+	for _, email := range []string{"admin@example.com", "fay@example.com"} {
+		u, _, err := app.db.UserByEmail(ctx, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := app.db.MarkEmailVerified(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := app.db.GrantStaff(ctx, "admin@example.com", shop.RoleAdmin); err != nil {
 		t.Fatal(err)
 	}

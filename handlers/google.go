@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"fmt"
 	"net/url"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
 
@@ -52,13 +55,33 @@ func (a *App) googleCallback(c *fiber.Ctx) error {
 		a.Log.Warn("google callback failed", "err", err, "request_id", requestID(c))
 		return a.googleFailed(c, back)
 	}
-	u, err := a.Auth.SignInWithGoogle(c.UserContext(), id)
+	cur := auth.User(c)
+	res, err := a.Auth.SignInWithGoogle(c.UserContext(), cur, id, a.clientIP(c))
+	if retry, ok := auth.Throttled(err); ok {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
+		return a.renderLogin(c, fiber.StatusTooManyRequests, pages.LoginPage{From: localPath(back),
+			Error: fmt.Sprintf(MsgTooManyResets, shop.RetryIn(retry))})
+	}
+	if shop.ErrorCode(err) == shop.ECONFLICT && cur != nil && !cur.IsGuest {
+		return a.redirectWithError(c, orHome(localPath(back)), shop.ErrorMessage(err))
+	}
 	if err != nil {
 		a.Log.Warn("google sign-in failed", "err", err, "request_id", requestID(c))
 		return a.googleFailed(c, back)
 	}
-	if err := a.signIn(c, u); err != nil {
-		return err
+	if res.ConfirmSentTo != "" {
+		return a.redirectWithFlash(c, pages.WithFrom("/login", localPath(back)), fmt.Sprintf(auth.MsgGoogleConfirmSent, res.ConfirmSentTo))
+	}
+	if cur == nil || cur.ID != res.User.ID {
+		if err := a.signIn(c, res.User); err != nil {
+			return err
+		}
+	}
+	switch {
+	case res.TookOver:
+		return a.redirectWithFlash(c, orHome(localPath(back)), auth.MsgGoogleTookOver)
+	case res.Linked:
+		return a.redirectWithFlash(c, orHome(localPath(back)), auth.MsgGoogleLinked)
 	}
 	return c.Redirect(orHome(localPath(back)), fiber.StatusSeeOther)
 }

@@ -21,7 +21,7 @@ const permissionsPolicy = "accelerometer=(), autoplay=(), camera=(), display-cap
 // for the next person at a shared computer.
 var personalPrefixes = []string{"/orders", "/profile", "/settings", "/checkout", "/cart", "/wishlist",
 	// pages that carry a one-time token
-	"/login/link", "/reset-password"}
+	"/login/link", "/reset-password", "/confirm-email"}
 
 // isPersonal reports whether path is one of the personal pages or below one.
 func isPersonal(path string) bool {

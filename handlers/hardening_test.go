@@ -33,7 +33,7 @@ func TestHeaders_NoStoreOnPersonalPages(t *testing.T) {
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
-	for _, path := range []string{"/orders", "/orders/lookup", "/profile", "/profile/setup", "/settings", "/checkout", "/checkout/shipping", "/cart", "/wishlist", "/orders/NOC-NOPE", "/login/link?token=x", "/reset-password?token=x"} {
+	for _, path := range []string{"/orders", "/orders/lookup", "/profile", "/profile/setup", "/settings", "/checkout", "/checkout/shipping", "/cart", "/wishlist", "/orders/NOC-NOPE", "/login/link?token=x", "/reset-password?token=x", "/confirm-email?token=x"} {
 		res, _ := c.get(path)
 		if got := res.Header.Get("Cache-Control"); got != "private, no-store" {
 			t.Errorf("%s (%d): Cache-Control %q, want private, no-store", path, res.StatusCode, got)

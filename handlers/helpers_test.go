@@ -123,7 +123,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Storage = db.KV()
 	deps.Now = clock.Now
 	deps.Throttle = &shop.Throttle{Store: db, Now: clock.Now}
-	deps.Auth = &auth.Service{Users: db, Carts: db, Resets: db, Links: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
+	deps.Auth = &auth.Service{Users: db, Carts: db, Resets: db, Links: db, Confirmations: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
 	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
 	cat := catalog.NewService(db, log)

@@ -97,7 +97,8 @@ type Checkout interface {
 type Accounts interface {
 	Register(ctx context.Context, in auth.RegisterInput) (*shop.User, shop.FieldErrors, error)
 	SignIn(ctx context.Context, email, password, addr string) (*shop.User, error)
-	SignInWithGoogle(ctx context.Context, id auth.GoogleIdentity) (*shop.User, error)
+	SignInWithGoogle(ctx context.Context, cur *shop.User, id auth.GoogleIdentity, addr string) (auth.GoogleResult, error)
+	ConfirmEmail(ctx context.Context, token string) (*shop.User, bool, error)
 	RequestSignInLink(ctx context.Context, email, addr string) error
 	SignInWithLink(ctx context.Context, token, addr string) (*shop.User, error)
 	NewGuest(ctx context.Context) (*shop.User, error)
@@ -310,6 +311,8 @@ func (a *App) accountRoutes(app *fiber.App) {
 	app.Get("/forgot-password", a.forgotPage)
 	app.Post("/forgot-password", a.forgotSubmit)
 	app.Get("/reset-password", a.resetPage)
+	app.Get("/confirm-email", a.confirmEmailPage)
+	app.Post("/confirm-email", perIP("confirm", 10), a.confirmEmail)
 	app.Post("/reset-password", perIP("reset", 10), a.resetSubmit)
 
 	// Account pages: a visitor or guest is sent to sign in. (Not a Group:

@@ -489,12 +489,13 @@ describe('accounts', () => {
       assert.equal(pathOf(page), '/forgot-password');
       await expectFlash(page, MSG.resetSent);
 
-      const mails = shop.queryDB(t, `SELECT recipient, subject, body FROM outbox WHERE recipient = ${sqlString(account.email)} ORDER BY id DESC`);
+      // Registering mailed a confirmation link first; the reset is the one after it.
+      const mails = shop.queryDB(t, `SELECT recipient, subject, body FROM outbox WHERE recipient = ${sqlString(account.email)} AND subject <> 'Confirm your e-mail address' ORDER BY id DESC`);
       if (!mails) {
         t.skip('the reset link is read from the outbox table, which needs sqlite3');
         return;
       }
-      assert.equal(mails.length, 1, 'one e-mail was sent');
+      assert.equal(mails.length, 1, 'one reset e-mail was sent');
       assert.equal(mails[0].subject, 'Reset your password');
       assert.match(mails[0].body, /Hello Mary Somerville/);
       const found = mails[0].body.match(/https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/);

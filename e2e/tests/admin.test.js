@@ -88,12 +88,25 @@ describe('Back office', () => {
     return r.stdout;
   }
 
-  /** A new account with a back-office role, made in a throw-away context. */
+  /**
+   * A new account with a back-office role, made in a throw-away context.
+   * Only a verified e-mail can be staff: the account opens the link of its
+   * "Confirm your e-mail address" mail (read from the outbox) first.
+   */
   async function staffAccount(role, js) {
     const email = uniqueEmail(role, js);
     const context = await shop.newContext({ js: false });
     try {
-      await register(await context.newPage(), email);
+      const page = await context.newPage();
+      await register(page, email);
+      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
+      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
+      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
+      assert.ok(link, 'registration mailed a confirmation link');
+      const { pathname, search } = new URL(link[0]);
+      await open(page, pathname + search);
+      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
+      assert.equal(res.status(), 303, 'the address is confirmed');
     } finally {
       await context.close();
     }

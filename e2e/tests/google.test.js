@@ -118,9 +118,8 @@ describe('google sign-in', () => {
     assert.equal(page.url(), shop.url('/login?from=%2Fprofile'), 'the profile still asks to sign in');
   });
 
-  forEachMode('a verified Google e-mail of an existing account signs into that account', async ({ page, shop, js, t }) => {
-    const email = uniqueEmail('ada', js);
-    // Register with a password first.
+  /** Registers email with a password in page, through the form. */
+  async function registerWithPassword(page, email) {
     await open(page, '/register');
     const form = page.getByTestId('register-form');
     await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Ada Lovelace');
@@ -129,19 +128,79 @@ describe('google sign-in', () => {
     await form.locator('input[name=confirmPassword]').fill(PASSWORD);
     await submit(page, form.getByRole('button', { name: 'Create Account' }));
     assert.equal(new URL(page.url()).pathname, '/profile/setup');
+  }
+
+  /** Opens the newest mailed link with subject to email and presses Confirm; null without sqlite3. */
+  async function confirmByMail(page, shop, t, email, subject) {
+    const mails = shop.queryDB(t, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = ${sqlString(subject)} ORDER BY id DESC`);
+    if (!mails) return null;
+    assert.ok(mails.length > 0, `a mail "${subject}" was sent`);
+    const link = mails[0].body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
+    assert.ok(link, `the mail has a confirmation link:\n${mails[0].body}`);
+    const { pathname, search } = new URL(link[0]);
+    await open(page, pathname + search);
+    return submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
+  }
+
+  forEachMode('Google takes over an account whose e-mail was never confirmed: the other password and session stop working', async ({ page, shop, js, t }) => {
+    const email = uniqueEmail('ada', js);
+    // Someone registers the address with a password of their own and stays signed in.
+    const other = await shop.newContext({ js });
+    try {
+      const registrant = await other.newPage();
+      await registerWithPassword(registrant, email);
+
+      const sub = `google-takeover-${js ? 'js' : 'nojs'}-${Date.now()}`;
+      idp.nextLogin({ sub, email, name: 'Augusta Ada King' });
+      await open(page, '/login?from=%2Fprofile');
+      await continueWithGoogle(page);
+      assert.equal(page.url(), shop.url('/profile'));
+      assert.equal(await text(page.getByTestId('profile-email')), email);
+      assert.match(await text(page.getByTestId('flash')), /The password this account had was removed/);
+
+      const rows = shop.queryDB(t, `SELECT google_subject, password_hash, CASE WHEN email_verified THEN 1 ELSE 0 END AS verified FROM users WHERE email = ${sqlString(email)}`);
+      if (rows) assert.deepEqual(rows, [{ google_subject: sub, password_hash: null, verified: 1 }], 'linked, verified, no password');
+
+      // The registrant's session has ended, and the password no longer works.
+      await open(registrant, '/profile');
+      assert.equal(registrant.url(), shop.url('/login?from=%2Fprofile'), 'the other session is signed out');
+      const form = registrant.getByTestId('login-form');
+      await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+      await form.locator('input[name=password]').fill(PASSWORD);
+      const res = await submit(registrant, form.getByRole('button', { name: 'Sign In' }));
+      assert.equal(res.status(), 422, 'the old password is refused');
+    } finally {
+      await other.close();
+    }
+  });
+
+  forEachMode('a confirmed account is linked to Google only through the link mailed to it', async ({ page, shop, js, t }) => {
+    const email = uniqueEmail('grace', js);
+    await registerWithPassword(page, email);
+    if (!(await confirmByMail(page, shop, t, email, 'Confirm your e-mail address'))) {
+      t.skip('the confirmation links are read from the outbox table, which needs sqlite3');
+      return;
+    }
     await open(page, '/profile');
     await submit(page, page.getByTestId('profile-signout'));
 
-    const sub = `google-link-${js ? 'js' : 'nojs'}-${Date.now()}`;
-    idp.nextLogin({ sub, email, name: 'Augusta Ada King' });
+    const sub = `google-confirm-${js ? 'js' : 'nojs'}-${Date.now()}`;
+    idp.nextLogin({ sub, email, name: 'Grace Hopper' });
     await open(page, '/login?from=%2Fprofile');
     await continueWithGoogle(page);
-    assert.equal(page.url(), shop.url('/profile'));
-    assert.equal(await text(page.getByTestId('profile-email')), email);
-    assert.equal(await text(page.getByTestId('profile-name')), 'Ada Lovelace', 'the existing account, with its own name');
+    assert.equal(page.url(), shop.url('/login?from=%2Fprofile'), 'back on the sign-in page');
+    assert.equal(await text(page.getByTestId('flash')), `We sent a link to ${email} to confirm adding Google sign-in to your account.`);
+    assert.equal(await page.getByTestId('account-menu').count(), 0, 'not signed in');
+    let rows = shop.queryDB(t, `SELECT google_subject FROM users WHERE email = ${sqlString(email)}`);
+    assert.deepEqual(rows, [{ google_subject: null }], 'not linked before the link is used');
 
-    const rows = shop.queryDB(t, `SELECT google_subject FROM users WHERE email = ${sqlString(email)}`);
-    if (rows) assert.deepEqual(rows, [{ google_subject: sub }], 'the account is linked to the Google subject');
+    const res = await confirmByMail(page, shop, t, email, 'Confirm adding Google sign-in');
+    assert.equal(res.status(), 303);
+    assert.equal(page.url(), shop.url('/profile'));
+    assert.equal(await text(page.getByTestId('flash')), 'Google sign-in has been added to your account.');
+    assert.equal(await text(page.getByTestId('profile-email')), email);
+    rows = shop.queryDB(t, `SELECT google_subject FROM users WHERE email = ${sqlString(email)}`);
+    assert.deepEqual(rows, [{ google_subject: sub }], 'linked by the link');
   });
 
   forEachMode('an unverified Google e-mail does not sign in', async ({ page, shop, js, t }) => {

@@ -43,6 +43,18 @@ const (
 	resetTokenRandomSize = 32
 )
 
+// Messages and lifetimes of e-mail confirmation and Google linking.
+const (
+	// MsgGoogleConfirmSent: %s is the account's e-mail address.
+	MsgGoogleConfirmSent  = "We sent a link to %s to confirm adding Google sign-in to your account."
+	MsgEmailConfirmed     = "Your e-mail address is confirmed."
+	MsgGoogleLinked       = "Google sign-in has been added to your account."
+	MsgGoogleTookOver     = "You are signed in with Google. The password this account had was removed, because its e-mail address had never been confirmed; you can set a new one in Account Settings."
+	MsgConfirmLinkInvalid = shop.MsgConfirmLinkInvalid
+	confirmLifetime       = 24 * time.Hour
+	googleConfirmLifetime = time.Hour
+)
+
 // ErrBadCredentials is the one answer for an unknown e-mail and a wrong
 // password alike, so sign-in never tells which accounts exist.
 var ErrBadCredentials = shop.Errorf(shop.EINVALID, MsgBadCredentials)
@@ -54,6 +66,8 @@ type Service struct {
 	Carts  shop.CartStore
 	Resets shop.PasswordResetStore
 	Links  shop.SignInLinkStore
+	// Confirmations keeps the links that confirm an e-mail address.
+	Confirmations shop.EmailConfirmationStore
 	// Throttle limits sign-in failures and e-mail requests; nil means no
 	// limits (some tests).
 	Throttle *shop.Throttle
@@ -134,6 +148,12 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (*shop.User, s
 	} else if err != nil {
 		return nil, nil, fmt.Errorf("register: %w", err)
 	}
+	// The account works at once; the mail only proves the address. A
+	// failure to send it is logged, not shown: a reset or a sign-in link
+	// verifies the address as well.
+	if err := s.mailConfirmation(ctx, u.Email, ""); err != nil {
+		s.Log.Error("registration confirmation mail", "err", err, "user", u.ID)
+	}
 	return u, nil, nil
 }
 
@@ -212,6 +232,10 @@ func (s *Service) SignInWithLink(ctx context.Context, token, addr string) (*shop
 	userID, err := s.Links.ConsumeSignInLink(ctx, hashToken(token))
 	if err != nil {
 		return nil, err
+	}
+	// The link came to the address: it is the owner's.
+	if err := s.Users.MarkEmailVerified(ctx, userID); err != nil {
+		return nil, fmt.Errorf("sign-in link: %w", err)
 	}
 	u, err := s.Users.UserByID(ctx, userID)
 	if err != nil {
@@ -321,8 +345,8 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, addr string) 
 // sign-in link): how requests for it are limited, where its hashed token is
 // kept, and the e-mail that carries it.
 type linkMail struct {
-	what                       string // in errors and logs
-	limitAddress, limitAccount shop.Limit
+	what                       string     // in errors and logs
+	limitAddress, limitAccount shop.Limit // a zero limitAddress: none
 	revoke                     func(ctx context.Context, userID string) error
 	create                     func(ctx context.Context, userID, tokenHash string, expires time.Time) error
 	lifetime                   time.Duration
@@ -336,7 +360,7 @@ type linkMail struct {
 // *shop.ThrottledError; the per-account limit is silent, so the answer never
 // tells whether an account exists. A new link revokes the older ones.
 func (s *Service) mailLink(ctx context.Context, email, addr string, l linkMail) error {
-	if s.Throttle != nil {
+	if s.Throttle != nil && l.limitAddress.Name != "" {
 		if err := s.Throttle.Allow(ctx, l.limitAddress, addr); err != nil {
 			return err
 		}
@@ -406,6 +430,9 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirm st
 	if _, err := s.Users.SetPassword(ctx, userID, hash); err != nil {
 		return nil, nil, fmt.Errorf("reset password: %w", err)
 	}
+	if err := s.Users.MarkEmailVerified(ctx, userID); err != nil {
+		return nil, nil, fmt.Errorf("reset password: %w", err)
+	}
 	u, err := s.Users.UserByID(ctx, userID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reset password: %w", err)
@@ -419,41 +446,188 @@ type GoogleIdentity struct {
 	EmailVerified        bool
 }
 
-// SignInWithGoogle finds the account for a Google identity: by subject, else
-// by verified e-mail (linking it), else a new account.
-func (s *Service) SignInWithGoogle(ctx context.Context, id GoogleIdentity) (*shop.User, error) {
+// GoogleResult is what a Google sign-in came to: the account to sign in to,
+// or, for a verified account it may not join silently, the address a
+// confirmation link was mailed to.
+type GoogleResult struct {
+	User *shop.User
+	// Linked is set when a signed-in account just added Google sign-in.
+	Linked bool
+	// TookOver is set when an account whose address was never verified
+	// just passed to the Google identity: its password is gone.
+	TookOver bool
+	// ConfirmSentTo is the address of the confirmation mail; User is nil.
+	ConfirmSentTo string
+}
+
+// SignInWithGoogle finds the account for a Google identity; cur is who is
+// signed in (nil, or a guest, for nobody). Linking Google to an existing
+// account needs proof that the account is the shopper's, as Google's own
+// guidance has it, never only the same address:
+//
+//   - a subject already linked signs in to its account;
+//   - signed in to an account, that account's own session links it;
+//   - otherwise, by Google's verified address: no account makes a new one
+//     (verified); an account whose address was never verified is taken
+//     over cleanly (its password dropped, every session of it ended, its
+//     mailed links revoked), since whoever registered it never showed the
+//     address was theirs; a verified account gets a confirmation link by
+//     mail and is linked only when it is used.
+//
+// Mailing is limited per client address addr (a *shop.ThrottledError).
+func (s *Service) SignInWithGoogle(ctx context.Context, cur *shop.User, id GoogleIdentity, addr string) (GoogleResult, error) {
 	if id.Subject == "" {
-		return nil, errors.New("google: no subject")
+		return GoogleResult{}, errors.New("google: no subject")
 	}
+	signedIn := cur != nil && !cur.IsGuest
 	u, err := s.Users.UserByGoogleSubject(ctx, id.Subject)
-	if err == nil {
-		return u, nil
-	} else if shop.ErrorCode(err) != shop.ENOTFOUND {
-		return nil, fmt.Errorf("google sign-in: %w", err)
+	switch {
+	case err == nil && signedIn && u.ID != cur.ID:
+		return GoogleResult{}, shop.Errorf(shop.ECONFLICT, shop.MsgGoogleInUse)
+	case err == nil:
+		return GoogleResult{User: u}, nil
+	case shop.ErrorCode(err) != shop.ENOTFOUND:
+		return GoogleResult{}, fmt.Errorf("google sign-in: %w", err)
 	}
 	email := shop.NormalizeEmail(id.Email)
+	if signedIn {
+		return s.linkGoogle(ctx, cur, id.Subject, email != "" && id.EmailVerified && email == cur.Email)
+	}
 	if email == "" || !id.EmailVerified {
-		return nil, errors.New("google: no verified e-mail")
+		return GoogleResult{}, errors.New("google: no verified e-mail")
 	}
 	u, _, err = s.Users.UserByEmail(ctx, email)
-	if err == nil {
-		if err := s.Users.LinkGoogle(ctx, u.ID, id.Subject); err != nil {
-			return nil, fmt.Errorf("google sign-in: %w", err)
-		}
-		u.GoogleSubject = id.Subject
-		return u, nil
-	} else if shop.ErrorCode(err) != shop.ENOTFOUND {
-		return nil, fmt.Errorf("google sign-in: %w", err)
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return s.createGoogleAccount(ctx, id, email)
+	} else if err != nil {
+		return GoogleResult{}, fmt.Errorf("google sign-in: %w", err)
 	}
+	if !u.EmailVerified {
+		gen, err := s.Users.TakeOverUnverified(ctx, u.ID, id.Subject)
+		if err == nil {
+			if err := s.revokeAllLinks(ctx, u.ID); err != nil {
+				return GoogleResult{}, fmt.Errorf("google sign-in: %w", err)
+			}
+			u.SessionGen, u.GoogleSubject, u.HasPassword, u.EmailVerified = gen, id.Subject, false, true
+			s.Log.Info("unverified account taken over by google sign-in", "user", u.ID)
+			return GoogleResult{User: u, TookOver: true}, nil
+		} else if shop.ErrorCode(err) != shop.ECONFLICT {
+			return GoogleResult{}, fmt.Errorf("google sign-in: %w", err)
+		}
+		// Verified meanwhile: it gets the confirmation mail like any other.
+	}
+	if err := s.mailGoogleConfirmation(ctx, u.Email, id.Subject, addr); err != nil {
+		return GoogleResult{}, err
+	}
+	return GoogleResult{ConfirmSentTo: u.Email}, nil
+}
+
+// linkGoogle adds Google sign-in to the signed-in account cur; Google
+// vouching for the account's own address verifies it as well.
+func (s *Service) linkGoogle(ctx context.Context, cur *shop.User, sub string, sameVerifiedEmail bool) (GoogleResult, error) {
+	if err := s.Users.LinkGoogle(ctx, cur.ID, sub); err != nil {
+		if shop.ErrorCode(err) == shop.ECONFLICT {
+			return GoogleResult{}, err
+		}
+		return GoogleResult{}, fmt.Errorf("link google: %w", err)
+	}
+	if sameVerifiedEmail {
+		if err := s.Users.MarkEmailVerified(ctx, cur.ID); err != nil {
+			return GoogleResult{}, fmt.Errorf("link google: %w", err)
+		}
+	}
+	u, err := s.Users.UserByID(ctx, cur.ID)
+	if err != nil {
+		return GoogleResult{}, fmt.Errorf("link google: %w", err)
+	}
+	return GoogleResult{User: u, Linked: true}, nil
+}
+
+func (s *Service) createGoogleAccount(ctx context.Context, id GoogleIdentity, email string) (GoogleResult, error) {
 	name := id.Name
 	if name == "" {
 		name = email
 	}
-	u = &shop.User{ID: newID("usr_"), Email: email, DisplayName: name, GoogleSubject: id.Subject}
+	u := &shop.User{ID: newID("usr_"), Email: email, DisplayName: name, GoogleSubject: id.Subject, EmailVerified: true}
 	if err := s.Users.CreateUser(ctx, u, nil); err != nil {
-		return nil, fmt.Errorf("google sign-in: %w", err)
+		return GoogleResult{}, fmt.Errorf("google sign-in: %w", err)
 	}
-	return u, nil
+	return GoogleResult{User: u}, nil
+}
+
+// revokeAllLinks makes every mailed link of the user unusable: resets,
+// sign-in links and confirmations.
+func (s *Service) revokeAllLinks(ctx context.Context, userID string) error {
+	if err := s.revokeTokens(ctx, userID); err != nil {
+		return err
+	}
+	if s.Confirmations != nil {
+		return s.Confirmations.RevokeEmailConfirmations(ctx, userID)
+	}
+	return nil
+}
+
+// mailConfirmation e-mails the link that confirms the address after
+// registration. Registration has its own limit per client address.
+func (s *Service) mailConfirmation(ctx context.Context, email, addr string) error {
+	return s.mailLink(ctx, email, addr, linkMail{
+		what:         "e-mail confirmation",
+		limitAccount: shop.LimitConfirmAccount,
+		revoke:       s.Confirmations.RevokeEmailConfirmations,
+		create: func(ctx context.Context, userID, tokenHash string, expires time.Time) error {
+			return s.Confirmations.CreateEmailConfirmation(ctx, userID, tokenHash, "", expires)
+		},
+		lifetime: confirmLifetime,
+		path:     "/confirm-email?token=",
+		subject:  "Confirm your e-mail address",
+		body:     "Hello %s,\n\nThank you for creating an account. To confirm that this e-mail address is yours, open this link within 24 hours:\n\n%s\n\nIf you did not create an account with us, ignore this e-mail and do not open the link.\n",
+	})
+}
+
+// mailGoogleConfirmation e-mails the link that adds Google subject sub to
+// the verified account with that address.
+func (s *Service) mailGoogleConfirmation(ctx context.Context, email, sub, addr string) error {
+	return s.mailLink(ctx, email, addr, linkMail{
+		what:         "google confirmation",
+		limitAddress: shop.LimitConfirmAddress,
+		limitAccount: shop.LimitConfirmAccount,
+		revoke:       s.Confirmations.RevokeEmailConfirmations,
+		create: func(ctx context.Context, userID, tokenHash string, expires time.Time) error {
+			return s.Confirmations.CreateEmailConfirmation(ctx, userID, tokenHash, sub, expires)
+		},
+		lifetime: googleConfirmLifetime,
+		path:     "/confirm-email?token=",
+		subject:  "Confirm adding Google sign-in",
+		body:     "Hello %s,\n\nSomeone used \"Continue with Google\" with this e-mail address. To add Google sign-in to your account, open this link within one hour:\n\n%s\n\nIf it was not you, ignore this e-mail: nothing changes.\n",
+	})
+}
+
+// ConfirmEmail uses a confirmation link once: the address is verified and,
+// if the link confirms adding Google sign-in, the subject is linked (linked
+// reports it; the caller signs the shopper in, as a sign-in link would).
+func (s *Service) ConfirmEmail(ctx context.Context, token string) (u *shop.User, linked bool, err error) {
+	if token == "" || len(token) > 200 {
+		return nil, false, shop.Errorf(shop.ENOTFOUND, "%s", shop.MsgConfirmLinkInvalid)
+	}
+	userID, sub, err := s.Confirmations.ConsumeEmailConfirmation(ctx, hashToken(token))
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.Users.MarkEmailVerified(ctx, userID); err != nil {
+		return nil, false, fmt.Errorf("confirm e-mail: %w", err)
+	}
+	if sub != "" {
+		if err := s.Users.LinkGoogle(ctx, userID, sub); shop.ErrorCode(err) == shop.ECONFLICT {
+			return nil, false, err
+		} else if err != nil {
+			return nil, false, fmt.Errorf("confirm e-mail: %w", err)
+		}
+	}
+	u, err = s.Users.UserByID(ctx, userID)
+	if err != nil {
+		return nil, false, fmt.Errorf("confirm e-mail: %w", err)
+	}
+	return u, sub != "", nil
 }
 
 func newID(prefix string) string { return prefix + shop.RandomHex(12) }

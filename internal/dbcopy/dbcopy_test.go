@@ -48,7 +48,9 @@ func fillShop(t *testing.T, path string) {
 	}))
 	must(db.SaveImage(ctx, shop.ImageRecord{URL: "https://img.example/l.jpg", Hash: "h", Width: 8, Height: 6, CheckedAt: time.Now()},
 		[]shop.ImageVariant{{Width: 160, Format: shop.PhotoWebP, Data: []byte{0, 1, 2}}}))
-	must(db.CreateUser(ctx, &shop.User{ID: "usr_1", Email: "ada@example.com", DisplayName: "Ada"}, []byte("hash")))
+	must(db.CreateUser(ctx, &shop.User{ID: "usr_1", Email: "ada@example.com", DisplayName: "Ada", EmailVerified: true}, []byte("hash")))
+	must(db.CreateUser(ctx, &shop.User{ID: "usr_2", Email: "bob@example.com", DisplayName: "Bob"}, []byte("hash")))
+	must(db.CreateEmailConfirmation(ctx, "usr_2", "confirm-hash", "", time.Now().Add(time.Hour)))
 	must(db.CreateUser(ctx, &shop.User{ID: "guest_1", IsGuest: true}, nil))
 	must(db.CreatePasswordReset(ctx, "usr_1", "reset-hash", time.Now().Add(time.Hour)))
 	must(db.CreateSignInLink(ctx, "usr_1", "link-hash", time.Now().Add(time.Hour)))
@@ -131,8 +133,11 @@ func TestCopy_EveryTable(t *testing.T) {
 	if err := pg.Heartbeat(ctx, time.Now()); err != nil {
 		t.Errorf("heartbeat after copy: %v", err)
 	}
-	if u, hash, err := pg.UserByEmail(ctx, "ada@example.com"); err != nil || string(hash) != "hash" || u.IsGuest {
+	if u, hash, err := pg.UserByEmail(ctx, "ada@example.com"); err != nil || string(hash) != "hash" || u.IsGuest || !u.EmailVerified {
 		t.Errorf("user: %+v %q %v", u, hash, err)
+	}
+	if u, _, err := pg.UserByEmail(ctx, "bob@example.com"); err != nil || u.EmailVerified {
+		t.Errorf("unverified user: %+v %v", u, err)
 	}
 	if n, _ := pg.CartCount(ctx, "usr_1"); n != 2 {
 		t.Errorf("cart count %d, want 2", n)
@@ -174,7 +179,7 @@ func TestCopy_RefusesNonEmptyTargetAndReruns(t *testing.T) {
 	defer conn.Close(ctx)
 	var users, orders int
 	conn.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM orders)`).Scan(&users, &orders)
-	if users != 2 || orders != 1 {
-		t.Errorf("after re-runs: %d users, %d orders, want 2 and 1", users, orders)
+	if users != 3 || orders != 1 {
+		t.Errorf("after re-runs: %d users, %d orders, want 3 and 1", users, orders)
 	}
 }

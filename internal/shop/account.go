@@ -20,6 +20,10 @@ type User struct {
 	Country       string
 	IsGuest       bool
 	HasPassword   bool
+	// EmailVerified is set once the owner of the address showed it is
+	// theirs: a link mailed to it was used, or Google vouched for it when
+	// the account was created or linked. Registration alone does not.
+	EmailVerified bool
 	SessionGen    int64
 	CreatedAt     time.Time
 }
@@ -95,7 +99,17 @@ type UserStore interface {
 	// UserByEmail returns the account and its password hash (nil if none).
 	UserByEmail(ctx context.Context, email string) (*User, []byte, error)
 	UserByGoogleSubject(ctx context.Context, sub string) (*User, error)
+	// LinkGoogle records the account's Google subject; a subject another
+	// account has is an ECONFLICT.
 	LinkGoogle(ctx context.Context, userID, sub string) error
+	// MarkEmailVerified records that the account's address is its owner's.
+	MarkEmailVerified(ctx context.Context, userID string) error
+	// TakeOverUnverified hands an account whose address was never verified
+	// to the Google identity that proved it: in one conditional write the
+	// password goes, the subject is linked, the address becomes verified
+	// and the session generation moves on (every session ends). An account
+	// verified meanwhile is an ECONFLICT and nothing changes.
+	TakeOverUnverified(ctx context.Context, userID, sub string) (gen int64, err error)
 	UpdateProfile(ctx context.Context, userID string, p Profile) error
 	// SetPassword replaces the hash and bumps the session generation, which
 	// signs out every session but the ones re-saved with the new generation.
@@ -130,6 +144,19 @@ type SignInLinkStore interface {
 	RevokeSignInLinks(ctx context.Context, userID string) error
 }
 
+// EmailConfirmationStore keeps the links that confirm an e-mail address,
+// by hash only: the one mailed after registration, and the one that
+// confirms adding Google sign-in to a verified account (it carries the
+// Google subject to link).
+type EmailConfirmationStore interface {
+	CreateEmailConfirmation(ctx context.Context, userID, tokenHash, googleSubject string, expires time.Time) error
+	// ConsumeEmailConfirmation marks the link used and returns its user and
+	// the Google subject it links ("" for none), or an ENOTFOUND with
+	// MsgConfirmLinkInvalid for an unknown, used or expired link.
+	ConsumeEmailConfirmation(ctx context.Context, tokenHash string) (userID, googleSubject string, err error)
+	RevokeEmailConfirmations(ctx context.Context, userID string) error
+}
+
 // Email is one outgoing message.
 type Email struct {
 	To, Subject, Body string
@@ -153,4 +180,9 @@ const (
 	MsgResetLinkInvalid = "This reset link is invalid or has expired. Please request a new one."
 	// MsgSignInLinkInvalid answers an unknown, used or expired sign-in link.
 	MsgSignInLinkInvalid = "This sign-in link is invalid, used or expired. Please request a new one."
+	// MsgConfirmLinkInvalid answers an unknown, used or expired
+	// confirmation link.
+	MsgConfirmLinkInvalid = "This confirmation link is invalid, used or expired."
+	// MsgGoogleInUse refuses to link a Google account another account uses.
+	MsgGoogleInUse = "That Google account is already used by another account."
 )

@@ -9,7 +9,10 @@ import (
 // says the same.
 const (
 	// MsgNoStaffAccount: %s is the e-mail that no account uses.
-	MsgNoStaffAccount  = "No account uses %s: the person signs up first."
+	MsgNoStaffAccount = "No account uses %s: the person signs up first."
+	// MsgStaffUnverified: %s is the e-mail of an account nobody has shown
+	// to be theirs yet; a role would go to whoever registered it.
+	MsgStaffUnverified = "The account %s has not confirmed its e-mail address yet. Ask the person to open the link in their \"Confirm your e-mail address\" mail, to sign in with an e-mailed sign-in link, or to reset their password with \"Forgot password\"; then try again."
 	MsgMessageNotFound = "Message not found."
 	// MsgProductExists: %s is the id.
 	MsgProductExists = "A product with id %s exists already."
@@ -40,7 +43,8 @@ type Staff struct {
 // instance.
 type StaffStore interface {
 	// GrantStaff gives the account with email the role (replacing any
-	// other); an unknown e-mail is an ENOTFOUND.
+	// other); an unknown e-mail is an ENOTFOUND, an account whose address
+	// is not verified an EINVALID with MsgStaffUnverified.
 	GrantStaff(ctx context.Context, email, role string) (*Staff, error)
 	// RevokeStaff takes the role away and reports whether there was one.
 	RevokeStaff(ctx context.Context, email string) (bool, error)

@@ -26,6 +26,8 @@ var (
 	LimitSignInLinkAccount    = Limit{Name: "link-acct", Max: 3, Window: time.Hour}
 	LimitResetAddress         = Limit{Name: "reset-ip", Max: 5, Window: 15 * time.Minute}
 	LimitResetAccount         = Limit{Name: "reset-acct", Max: 3, Window: time.Hour}
+	LimitConfirmAddress       = Limit{Name: "confirm-ip", Max: 5, Window: 15 * time.Minute}
+	LimitConfirmAccount       = Limit{Name: "confirm-acct", Max: 3, Window: time.Hour}
 	LimitContactAddress       = Limit{Name: "contact-ip", Max: 5, Window: 10 * time.Minute}
 )
 

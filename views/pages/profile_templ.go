@@ -413,6 +413,9 @@ type SettingsPage struct {
 	HasPassword    bool
 	PasswordErrors shop.FieldErrors
 	DeleteError    string
+	// GoogleEnabled offers to add Google sign-in to the account, unless
+	// GoogleLinked (it has it).
+	GoogleEnabled, GoogleLinked bool
 }
 
 // Settings offers the password change, signing out other sessions and
@@ -483,7 +486,32 @@ func Settings(f layout.Frame, p SettingsPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<button type=\"submit\" class=\"btn btn-primary\">Update password</button></form></section><section class=\"card form-card\" aria-labelledby=\"sessions-title\"><h2 id=\"sessions-title\">Other devices</h2><p class=\"muted\">Signed in on a shared or lost device? Sign out everywhere except here.</p><form method=\"post\" action=\"/settings/sessions\"><button type=\"submit\" class=\"btn btn-secondary\" data-testid=\"signout-others\">Sign out everywhere else</button></form></section><section class=\"card form-card danger\" aria-labelledby=\"delete-title\"><h2 id=\"delete-title\">Delete account</h2><p class=\"muted\">This removes your account and your personal data for good. It cannot be undone.</p><form method=\"post\" action=\"/settings/delete\" data-testid=\"delete-form\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<button type=\"submit\" class=\"btn btn-primary\">Update password</button></form></section>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			if p.GoogleEnabled {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<section class=\"card form-card\" aria-labelledby=\"google-title\"><h2 id=\"google-title\">Google sign-in</h2>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				if p.GoogleLinked {
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<p class=\"muted\" data-testid=\"google-linked\">You can sign in to this account with Google.</p>")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+				} else {
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<p class=\"muted\">Sign in to this account with your Google account as well.</p><form method=\"post\" action=\"/auth/google\"><input type=\"hidden\" name=\"from\" value=\"/settings\"> <button type=\"submit\" class=\"btn btn-secondary\" data-testid=\"google-connect\">Add Google sign-in</button></form>")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</section>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<section class=\"card form-card\" aria-labelledby=\"sessions-title\"><h2 id=\"sessions-title\">Other devices</h2><p class=\"muted\">Signed in on a shared or lost device? Sign out everywhere except here.</p><form method=\"post\" action=\"/settings/sessions\"><button type=\"submit\" class=\"btn btn-secondary\" data-testid=\"signout-others\">Sign out everywhere else</button></form></section><section class=\"card form-card danger\" aria-labelledby=\"delete-title\"><h2 id=\"delete-title\">Delete account</h2><p class=\"muted\">This removes your account and your personal data for good. It cannot be undone.</p><form method=\"post\" action=\"/settings/delete\" data-testid=\"delete-form\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -491,7 +519,7 @@ func Settings(f layout.Frame, p SettingsPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<button type=\"submit\" class=\"btn btn-danger\">Delete my account</button></form></section></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<button type=\"submit\" class=\"btn btn-danger\">Delete my account</button></form></section></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -97,11 +97,16 @@ func returnStock(ctx context.Context, tx pgx.Tx, orderID string, now time.Time) 
 // GrantStaff gives an account a back-office role.
 func (db *DB) GrantStaff(ctx context.Context, email, role string) (*shop.Staff, error) {
 	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: db.now().UTC().Truncate(time.Second)}
-	err := db.pool.QueryRow(ctx, `SELECT id FROM users WHERE email = $1 AND NOT is_guest`, st.Email).Scan(&st.UserID)
+	var verified bool
+	err := db.pool.QueryRow(ctx, `SELECT id, email_verified FROM users WHERE email = $1 AND NOT is_guest`, st.Email).Scan(&st.UserID, &verified)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoStaffAccount, st.Email)
 	} else if err != nil {
 		return nil, fmt.Errorf("grant staff: %w", err)
+	}
+	// As on SQLite: a verified address never becomes unverified.
+	if !verified {
+		return nil, shop.Errorf(shop.EINVALID, shop.MsgStaffUnverified, st.Email)
 	}
 	if _, err := db.pool.Exec(ctx, `INSERT INTO staff (user_id, role, created_at) VALUES ($1, $2, $3)
 		ON CONFLICT (user_id) DO UPDATE SET role = EXCLUDED.role`, st.UserID, role, st.CreatedAt.Unix()); err != nil {

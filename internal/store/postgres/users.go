@@ -16,16 +16,18 @@ var (
 	_ shop.PasswordResetStore = (*DB)(nil)
 	_ shop.SignInLinkStore    = (*DB)(nil)
 	_ shop.OutboxStore        = (*DB)(nil)
+
+	_ shop.EmailConfirmationStore = (*DB)(nil)
 )
 
 const userColumns = `id, COALESCE(email, ''), display_name, COALESCE(google_subject, ''), phone_number, address, city, state,
-	zip_code, country, is_guest, password_hash IS NOT NULL, session_gen, created_at`
+	zip_code, country, is_guest, password_hash IS NOT NULL, email_verified, session_gen, created_at`
 
 func scanUser(row pgx.Row, extra ...any) (*shop.User, error) {
 	var u shop.User
 	var created int64
 	dest := append([]any{&u.ID, &u.Email, &u.DisplayName, &u.GoogleSubject, &u.PhoneNumber, &u.Address, &u.City,
-		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.SessionGen, &created}, extra...)
+		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.EmailVerified, &u.SessionGen, &created}, extra...)
 	if err := row.Scan(dest...); errors.Is(err, pgx.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 	} else if err != nil {
@@ -54,10 +56,10 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 		hash = &h
 	}
 	_, err := db.pool.Exec(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
-		phone_number, address, city, state, zip_code, country, is_guest, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		phone_number, address, city, state, zip_code, country, is_guest, email_verified, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		u.ID, nullable(u.Email), u.DisplayName, hash, nullable(u.GoogleSubject), u.PhoneNumber, u.Address, u.City,
-		u.State, u.ZipCode, u.Country, u.IsGuest, u.CreatedAt.Unix())
+		u.State, u.ZipCode, u.Country, u.IsGuest, u.EmailVerified, u.CreatedAt.Unix())
 	if err != nil {
 		return FormatError(err, "insert user", Messages{shop.ECONFLICT: shop.MsgEmailTaken})
 	}
@@ -91,7 +93,37 @@ func (db *DB) UserByGoogleSubject(ctx context.Context, sub string) (*shop.User, 
 
 // LinkGoogle records that an account signs in with a Google subject.
 func (db *DB) LinkGoogle(ctx context.Context, userID, sub string) error {
-	return db.execOne(ctx, "link google", `UPDATE users SET google_subject = $1 WHERE id = $2`, sub, userID)
+	tag, err := db.pool.Exec(ctx, `UPDATE users SET google_subject = $1 WHERE id = $2`, sub, userID)
+	if err != nil {
+		return FormatError(err, "link google", Messages{shop.ECONFLICT: shop.MsgGoogleInUse})
+	}
+	if tag.RowsAffected() == 0 {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
+	}
+	return nil
+}
+
+// MarkEmailVerified records that the account's address is its owner's.
+func (db *DB) MarkEmailVerified(ctx context.Context, userID string) error {
+	return db.execOne(ctx, "mark e-mail verified", `UPDATE users SET email_verified = true WHERE id = $1 AND NOT is_guest`, userID)
+}
+
+// TakeOverUnverified gives a never-verified account to a Google identity,
+// only while it is still unverified.
+func (db *DB) TakeOverUnverified(ctx context.Context, userID, sub string) (int64, error) {
+	var gen int64
+	err := db.pool.QueryRow(ctx, `UPDATE users SET password_hash = NULL, google_subject = $2, email_verified = true,
+		session_gen = session_gen + 1 WHERE id = $1 AND NOT email_verified AND NOT is_guest RETURNING session_gen`,
+		userID, sub).Scan(&gen)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if _, err := db.UserByID(ctx, userID); err != nil {
+			return 0, err
+		}
+		return 0, shop.Errorf(shop.ECONFLICT, "The account's e-mail address is verified.")
+	} else if err != nil {
+		return 0, FormatError(err, "take over account", Messages{shop.ECONFLICT: shop.MsgGoogleInUse})
+	}
+	return gen, nil
 }
 
 // UpdateProfile saves the editable profile fields.
@@ -228,6 +260,41 @@ func (db *DB) RevokeSignInLinks(ctx context.Context, userID string) error {
 	if _, err := db.pool.Exec(ctx, `UPDATE sign_in_links SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL`,
 		db.now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke sign-in links: %w", err)
+	}
+	return nil
+}
+
+// CreateEmailConfirmation stores a confirmation link's hash, with the
+// Google subject it links ("" for none).
+func (db *DB) CreateEmailConfirmation(ctx context.Context, userID, tokenHash, googleSubject string, expires time.Time) error {
+	if _, err := db.pool.Exec(ctx, `INSERT INTO email_confirmations (token_hash, user_id, google_subject, expires_at) VALUES ($1, $2, $3, $4)`,
+		tokenHash, userID, nullable(googleSubject), expires.Unix()); err != nil {
+		return FormatError(err, "insert email confirmation", Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
+	}
+	return nil
+}
+
+// ConsumeEmailConfirmation uses a confirmation link once, in one
+// statement (see consume).
+func (db *DB) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) (string, string, error) {
+	var userID, sub string
+	err := db.pool.QueryRow(ctx, `UPDATE email_confirmations SET used_at = $1
+		WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 RETURNING user_id, COALESCE(google_subject, '')`,
+		db.now().Unix(), tokenHash).Scan(&userID, &sub)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", shop.Errorf(shop.ENOTFOUND, "%s", shop.MsgConfirmLinkInvalid)
+	} else if err != nil {
+		return "", "", fmt.Errorf("consume email confirmation: %w", err)
+	}
+	return userID, sub, nil
+}
+
+// RevokeEmailConfirmations marks every unused confirmation link of the
+// user used.
+func (db *DB) RevokeEmailConfirmations(ctx context.Context, userID string) error {
+	if _, err := db.pool.Exec(ctx, `UPDATE email_confirmations SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL`,
+		db.now().Unix(), userID); err != nil {
+		return fmt.Errorf("revoke email confirmations: %w", err)
 	}
 	return nil
 }

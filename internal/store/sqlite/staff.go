@@ -18,11 +18,17 @@ var (
 // GrantStaff gives an account a back-office role.
 func (db *DB) GrantStaff(ctx context.Context, email, role string) (*shop.Staff, error) {
 	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: db.now().UTC().Truncate(time.Second)}
-	err := db.queryRow(ctx, `SELECT id FROM users WHERE email = ? AND is_guest = 0`, st.Email).Scan(&st.UserID)
+	var verified bool
+	err := db.queryRow(ctx, `SELECT id, email_verified FROM users WHERE email = ? AND is_guest = 0`, st.Email).Scan(&st.UserID, &verified)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoStaffAccount, st.Email)
 	} else if err != nil {
 		return nil, fmt.Errorf("grant staff: %w", err)
+	}
+	// An address is never unverified again once verified, so reading it
+	// before the write cannot let an unverified account through.
+	if !verified {
+		return nil, shop.Errorf(shop.EINVALID, shop.MsgStaffUnverified, st.Email)
 	}
 	if _, err := db.exec(ctx, `INSERT INTO staff (user_id, role, created_at) VALUES (?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role`, st.UserID, role, st.CreatedAt.Unix()); err != nil {

@@ -14,16 +14,18 @@ var (
 	_ shop.UserStore          = (*DB)(nil)
 	_ shop.PasswordResetStore = (*DB)(nil)
 	_ shop.OutboxStore        = (*DB)(nil)
+
+	_ shop.EmailConfirmationStore = (*DB)(nil)
 )
 
 const userColumns = `id, COALESCE(email, ''), display_name, COALESCE(google_subject, ''), phone_number, address, city, state,
-	zip_code, country, is_guest, password_hash IS NOT NULL, session_gen, created_at`
+	zip_code, country, is_guest, password_hash IS NOT NULL, email_verified, session_gen, created_at`
 
 func scanUser(row interface{ Scan(...any) error }, extra ...any) (*shop.User, error) {
 	var u shop.User
 	var created int64
 	dest := append([]any{&u.ID, &u.Email, &u.DisplayName, &u.GoogleSubject, &u.PhoneNumber, &u.Address, &u.City,
-		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.SessionGen, &created}, extra...)
+		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.EmailVerified, &u.SessionGen, &created}, extra...)
 	if err := row.Scan(dest...); errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 	} else if err != nil {
@@ -51,10 +53,10 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 		hash = string(passwordHash)
 	}
 	_, err := db.exec(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
-		phone_number, address, city, state, zip_code, country, is_guest, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		phone_number, address, city, state, zip_code, country, is_guest, email_verified, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		u.ID, nullable(u.Email), u.DisplayName, hash, nullable(u.GoogleSubject), u.PhoneNumber, u.Address, u.City,
-		u.State, u.ZipCode, u.Country, u.IsGuest, u.CreatedAt.Unix())
+		u.State, u.ZipCode, u.Country, u.IsGuest, u.EmailVerified, u.CreatedAt.Unix())
 	if err != nil {
 		return FormatError(err, "insert user", Messages{shop.ECONFLICT: shop.MsgEmailTaken})
 	}
@@ -88,7 +90,37 @@ func (db *DB) UserByGoogleSubject(ctx context.Context, sub string) (*shop.User, 
 
 // LinkGoogle records that an account signs in with a Google subject.
 func (db *DB) LinkGoogle(ctx context.Context, userID, sub string) error {
-	return db.execOne(ctx, "link google", `UPDATE users SET google_subject = ? WHERE id = ?`, sub, userID)
+	res, err := db.exec(ctx, `UPDATE users SET google_subject = ? WHERE id = ?`, sub, userID)
+	if err != nil {
+		return FormatError(err, "link google", Messages{shop.ECONFLICT: shop.MsgGoogleInUse})
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
+	}
+	return nil
+}
+
+// MarkEmailVerified records that the account's address is its owner's.
+func (db *DB) MarkEmailVerified(ctx context.Context, userID string) error {
+	return db.execOne(ctx, "mark e-mail verified", `UPDATE users SET email_verified = 1 WHERE id = ? AND is_guest = 0`, userID)
+}
+
+// TakeOverUnverified gives a never-verified account to a Google identity,
+// only while it is still unverified.
+func (db *DB) TakeOverUnverified(ctx context.Context, userID, sub string) (int64, error) {
+	var gen int64
+	err := db.queryRow(ctx, `UPDATE users SET password_hash = NULL, google_subject = ?, email_verified = 1,
+		session_gen = session_gen + 1 WHERE id = ? AND email_verified = 0 AND is_guest = 0 RETURNING session_gen`,
+		sub, userID).Scan(&gen)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := db.UserByID(ctx, userID); err != nil {
+			return 0, err
+		}
+		return 0, shop.Errorf(shop.ECONFLICT, "The account's e-mail address is verified.")
+	} else if err != nil {
+		return 0, FormatError(err, "take over account", Messages{shop.ECONFLICT: shop.MsgGoogleInUse})
+	}
+	return gen, nil
 }
 
 // UpdateProfile saves the editable profile fields.
@@ -234,6 +266,35 @@ func (db *DB) revokeTokens(ctx context.Context, table, userID string) error {
 		return fmt.Errorf("revoke %s: %w", table, err)
 	}
 	return nil
+}
+
+// CreateEmailConfirmation stores a confirmation link's hash, with the
+// Google subject it links ("" for none).
+func (db *DB) CreateEmailConfirmation(ctx context.Context, userID, tokenHash, googleSubject string, expires time.Time) error {
+	_, err := db.exec(ctx, `INSERT INTO email_confirmations (token_hash, user_id, google_subject, expires_at) VALUES (?, ?, ?, ?)`,
+		tokenHash, userID, nullable(googleSubject), expires.Unix())
+	return FormatError(err, "insert email_confirmations", Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
+}
+
+// ConsumeEmailConfirmation uses a confirmation link once.
+func (db *DB) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) (string, string, error) {
+	var userID, sub string
+	now := db.now().Unix()
+	err := db.queryRow(ctx, `UPDATE email_confirmations SET used_at = ?
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, COALESCE(google_subject, '')`,
+		now, tokenHash, now).Scan(&userID, &sub)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", shop.Errorf(shop.ENOTFOUND, "%s", shop.MsgConfirmLinkInvalid)
+	} else if err != nil {
+		return "", "", fmt.Errorf("consume email_confirmations: %w", err)
+	}
+	return userID, sub, nil
+}
+
+// RevokeEmailConfirmations marks every unused confirmation link of the
+// user used.
+func (db *DB) RevokeEmailConfirmations(ctx context.Context, userID string) error {
+	return db.revokeTokens(ctx, "email_confirmations", userID)
 }
 
 // PasswordResetUsable reports whether a token could be used now; it changes

@@ -347,6 +347,18 @@ func staffRoles(t *testing.T, s BackOfficeStore) {
 	if r, err := s.StaffRole(ctx, u.ID); err != nil || r != "" {
 		t.Errorf("role before: %q, %v", r, err)
 	}
+	// Whoever registered an address nobody verified may not be its owner:
+	// no role for it.
+	if _, err := s.GrantStaff(ctx, "ada@example.com", shop.RoleAdmin); shop.ErrorCode(err) != shop.EINVALID ||
+		shop.ErrorMessage(err) != fmt.Sprintf(shop.MsgStaffUnverified, "ada@example.com") {
+		t.Errorf("grant to an unverified account: %v", err)
+	}
+	if r, _ := s.StaffRole(ctx, u.ID); r != "" {
+		t.Errorf("role of an unverified account: %q", r)
+	}
+	if err := s.MarkEmailVerified(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.GrantStaff(ctx, "ADA@example.com", shop.RoleFulfilment); err != nil {
 		t.Fatal(err)
 	}

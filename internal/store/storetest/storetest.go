@@ -31,6 +31,7 @@ type Store interface {
 	shop.UserStore
 	shop.PasswordResetStore
 	shop.SignInLinkStore
+	shop.EmailConfirmationStore
 	shop.OutboxStore
 	shop.OrderStore
 	shop.ChargeStore

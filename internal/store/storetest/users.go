@@ -82,6 +82,53 @@ func testUsers(t *testing.T, b Backend) {
 		wantCode(t, "bump an unknown user", err, shop.ENOTFOUND, "")
 	})
 
+	t.Run("EmailVerified", func(t *testing.T) {
+		s, _, _ := b.open(t)
+		u := newUser(t, s, "u1", "owl@example.com")
+		if got, _ := s.UserByID(ctx, "u1"); got.EmailVerified || u.EmailVerified {
+			t.Error("a registered account starts verified")
+		}
+		must(t, s.CreateUser(ctx, &shop.User{ID: "g1", Email: "g@example.com", GoogleSubject: "sub-g", EmailVerified: true}, nil))
+		if got, _, _ := s.UserByEmail(ctx, "g@example.com"); !got.EmailVerified {
+			t.Error("an account created verified is not")
+		}
+		must(t, s.MarkEmailVerified(ctx, "u1"))
+		if got, _ := s.UserByID(ctx, "u1"); !got.EmailVerified {
+			t.Error("not verified after MarkEmailVerified")
+		}
+		wantCode(t, "verify an unknown user", s.MarkEmailVerified(ctx, "nobody"), shop.ENOTFOUND, "")
+		must(t, s.CreateUser(ctx, &shop.User{ID: shop.GuestIDPrefix + "1", IsGuest: true}, nil))
+		wantCode(t, "verify a guest", s.MarkEmailVerified(ctx, shop.GuestIDPrefix+"1"), shop.ENOTFOUND, "")
+		wantCode(t, "link a subject another account has", s.LinkGoogle(ctx, "u1", "sub-g"), shop.ECONFLICT, shop.MsgGoogleInUse)
+	})
+
+	t.Run("TakeOverUnverified", func(t *testing.T) {
+		s, _, _ := b.open(t)
+		newUser(t, s, "u1", "owl@example.com")
+		gen, err := s.TakeOverUnverified(ctx, "u1", "sub-1")
+		if err != nil || gen != 1 {
+			t.Fatalf("take over: gen %d, %v", gen, err)
+		}
+		got, hash, err := s.UserByEmail(ctx, "owl@example.com")
+		if err != nil || hash != nil || got.HasPassword || !got.EmailVerified || got.GoogleSubject != "sub-1" || got.SessionGen != 1 {
+			t.Errorf("after take-over: %+v %q %v", got, hash, err)
+		}
+		// Verified now: a second take-over changes nothing.
+		_, err = s.TakeOverUnverified(ctx, "u1", "sub-2")
+		wantCode(t, "take over a verified account", err, shop.ECONFLICT, "")
+		if got, _ := s.UserByID(ctx, "u1"); got.GoogleSubject != "sub-1" || got.SessionGen != 1 {
+			t.Errorf("a refused take-over changed the account: %+v", got)
+		}
+		_, err = s.TakeOverUnverified(ctx, "nobody", "sub-3")
+		wantCode(t, "take over an unknown user", err, shop.ENOTFOUND, "")
+		newUser(t, s, "u2", "lark@example.com")
+		_, err = s.TakeOverUnverified(ctx, "u2", "sub-1")
+		wantCode(t, "take over with a subject another account has", err, shop.ECONFLICT, shop.MsgGoogleInUse)
+		if got, hash, _ := s.UserByEmail(ctx, "lark@example.com"); got.EmailVerified || hash == nil || got.SessionGen != 0 {
+			t.Errorf("a failed take-over changed the account: %+v %q", got, hash)
+		}
+	})
+
 	t.Run("Delete", func(t *testing.T) {
 		s, _, clock := b.open(t)
 		seed(t, s)
@@ -185,6 +232,33 @@ func testTokens(t *testing.T, b Backend) {
 			wantCode(t, "token of an unknown user", k.create(s, "nobody", "h4", clock.Now().Add(time.Hour)), shop.ENOTFOUND, "")
 		})
 	}
+
+	t.Run("EmailConfirmation", func(t *testing.T) {
+		s, _, clock := b.open(t)
+		newUser(t, s, "u1", "owl@example.com")
+		exp := clock.Now().Add(time.Hour)
+		must(t, s.CreateEmailConfirmation(ctx, "u1", "h1", "", exp))
+		must(t, s.CreateEmailConfirmation(ctx, "u1", "h2", "sub-1", exp))
+		must(t, s.CreateEmailConfirmation(ctx, "u1", "h3", "", clock.Now().Add(time.Minute)))
+		must(t, s.CreateEmailConfirmation(ctx, "u1", "h4", "", exp))
+		if u, sub, err := s.ConsumeEmailConfirmation(ctx, "h1"); err != nil || u != "u1" || sub != "" {
+			t.Errorf("consume: %q %q %v", u, sub, err)
+		}
+		if u, sub, err := s.ConsumeEmailConfirmation(ctx, "h2"); err != nil || u != "u1" || sub != "sub-1" {
+			t.Errorf("consume with a Google subject: %q %q %v", u, sub, err)
+		}
+		_, _, err := s.ConsumeEmailConfirmation(ctx, "h2")
+		wantCode(t, "second use", err, shop.ENOTFOUND, shop.MsgConfirmLinkInvalid)
+		_, _, err = s.ConsumeEmailConfirmation(ctx, "unknown")
+		wantCode(t, "unknown link", err, shop.ENOTFOUND, shop.MsgConfirmLinkInvalid)
+		clock.Add(2 * time.Minute)
+		_, _, err = s.ConsumeEmailConfirmation(ctx, "h3")
+		wantCode(t, "expired link", err, shop.ENOTFOUND, shop.MsgConfirmLinkInvalid)
+		must(t, s.RevokeEmailConfirmations(ctx, "u1"))
+		_, _, err = s.ConsumeEmailConfirmation(ctx, "h4")
+		wantCode(t, "revoked link", err, shop.ENOTFOUND, "")
+		wantCode(t, "link of an unknown user", s.CreateEmailConfirmation(ctx, "nobody", "h5", "", exp), shop.ENOTFOUND, "")
+	})
 
 	t.Run("PasswordResetUsable", func(t *testing.T) {
 		s, _, clock := b.open(t)
