@@ -129,28 +129,36 @@ func (b *backend) every(ctx context.Context, key int64, interval time.Duration, 
 // one holding the lock runs it. An instance that stops hands the job to
 // the others within an eighth of the interval.
 func (b *backend) periodic(ctx context.Context, key int64, interval time.Duration, log *slog.Logger, name string, fn func(ctx context.Context)) {
-	mark := "job:" + name
 	t := time.NewTicker(max(interval/8, 100*time.Millisecond))
 	defer t.Stop()
 	for {
-		b.exclusive(ctx, key, log, name, func(ctx context.Context) {
-			if last, err := b.KV.Get(mark); err == nil && last != nil {
-				if at, err := time.Parse(time.RFC3339Nano, string(last)); err == nil && time.Since(at) < interval-interval/16 {
-					return
-				}
-			}
-			if err := b.KV.Set(mark, []byte(time.Now().UTC().Format(time.RFC3339Nano)), 0); err != nil {
-				log.Error(name+": record the run", "err", err)
-				return
-			}
-			fn(ctx)
-		})
+		b.runIfDue(ctx, key, interval, time.Now(), log, name, fn)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
 	}
+}
+
+// runIfDue is one look of periodic at now: under the lock key, fn runs when
+// the last run any instance recorded is about interval old (a sixteenth
+// early counts, so a look a moment before the mark does not wait a whole
+// extra round), and now is recorded as the last run.
+func (b *backend) runIfDue(ctx context.Context, key int64, interval time.Duration, now time.Time, log *slog.Logger, name string, fn func(ctx context.Context)) {
+	mark := "job:" + name
+	b.exclusive(ctx, key, log, name, func(ctx context.Context) {
+		if last, err := b.KV.Get(mark); err == nil && last != nil {
+			if at, err := time.Parse(time.RFC3339Nano, string(last)); err == nil && now.Sub(at) < interval-interval/16 {
+				return
+			}
+		}
+		if err := b.KV.Set(mark, []byte(now.UTC().Format(time.RFC3339Nano)), 0); err != nil {
+			log.Error(name+": record the run", "err", err)
+			return
+		}
+		fn(ctx)
+	})
 }
 
 // describe names the backend for the start-up log, without credentials.

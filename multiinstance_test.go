@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/store/postgres/pgtest"
 )
 
@@ -141,34 +142,53 @@ func TestMultiInstance_ActAsOneShop(t *testing.T) {
 	})
 }
 
-// Issue 14: with CATALOG_URL, the sync runs once per interval across
-// both instances, not once per instance.
-func TestMultiInstance_SyncOncePerInterval(t *testing.T) {
+// Two instances on one database run a periodic job (the catalogue sync)
+// once per interval between them, not once each: looks at the times each
+// would make, 10 s apart, run it three times in 20 s.
+func TestMultiInstance_PeriodicOncePerInterval(t *testing.T) {
 	dbURL := pgtest.NewDatabase(t)
-	if testing.Short() {
-		t.Skip("starts two servers and waits for a sync interval")
-	}
-	var fetches atomic.Int32
-	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/products":
-			fetches.Add(1)
-			w.Write([]byte(`[{"id": 1, "title": "Synced Lamp", "price": 9.99, "description": "d", "category": "home", "image": "", "rating": {"rate": 4, "count": 1}}]`))
-		case "/products/categories":
-			w.Write([]byte(`["home"]`))
-		default:
-			http.NotFound(w, r)
+	ctx := context.Background()
+	open := func() *backend {
+		cfg, err := config.Load(func(k string) string {
+			return map[string]string{"DATABASE_URL": dbURL, "DATA_DIR": t.TempDir(), "SESSION_SECRET": strings.Repeat("s", 40)}[k]
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}))
-	defer fake.Close()
-	env := []string{"DATABASE_URL=" + dbURL, "CATALOG_URL=" + fake.URL, "CATALOG_SYNC_INTERVAL=10s", "IMAGE_FETCH_ALLOW_PRIVATE=true"}
-	start := time.Now()
-	startServer(t, t.TempDir(), env...)
-	startServer(t, t.TempDir(), env...)
-	// Two intervals and a half: syncs at about 0 s and 10 s and 20 s, once
-	// each, whichever instance runs them.
-	time.Sleep(25*time.Second - time.Since(start))
-	if got := fetches.Load(); got != 3 {
-		t.Errorf("catalogue fetched %d times in 25 s with a 10 s interval on two instances, want 3", got)
+		b, err := openDatabase(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		return b
+	}
+	a, b := open(), open()
+	log := slog.New(slog.DiscardHandler)
+	const interval = 10 * time.Second
+	start := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	var runs atomic.Int32
+	job := func(context.Context) { runs.Add(1) }
+	for _, tt := range []struct {
+		after time.Duration
+		want  int // runs so far
+	}{
+		{0, 1},                       // the first look runs it, on one instance
+		{time.Second, 1},             // a look 1 s later: done already
+		{9 * time.Second, 1},         // not an interval yet
+		{9500 * time.Millisecond, 2}, // within a sixteenth of the interval: due
+		{10 * time.Second, 2},
+		{15 * time.Second, 2},
+		{20 * time.Second, 3},
+	} {
+		// Both instances look at the same moment, as their tickers may.
+		now := start.Add(tt.after)
+		var wg sync.WaitGroup
+		for _, inst := range []*backend{a, b} {
+			wg.Go(func() { inst.runIfDue(ctx, lockCatalogSync, interval, now, log, "catalog sync", job) })
+		}
+		wg.Wait()
+		if got := runs.Load(); int(got) != tt.want {
+			t.Fatalf("after %v: the job ran %d times on two instances, want %d", tt.after, got, tt.want)
+		}
 	}
 }
