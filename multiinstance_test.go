@@ -39,6 +39,7 @@ func pgCount(t *testing.T, dbURL, q string, args ...any) int {
 // Issue 14: two instances of the shop (this binary, as child processes)
 // on one fresh PostgreSQL database act as one shop.
 func TestMultiInstance_ActAsOneShop(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
 	dbURL := pgtest.NewDatabase(t)
 	if testing.Short() {
 		t.Skip("starts two servers")
@@ -146,6 +147,7 @@ func TestMultiInstance_ActAsOneShop(t *testing.T) {
 // once per interval between them, not once each: looks at the times each
 // would make, 10 s apart, run it three times in 20 s.
 func TestMultiInstance_PeriodicOncePerInterval(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
 	dbURL := pgtest.NewDatabase(t)
 	ctx := context.Background()
 	open := func() *backend {

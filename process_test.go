@@ -208,6 +208,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // next start's recovery sweep releases it (nothing was charged) and the
 // cart is intact.
 func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
 	if testing.Short() {
 		t.Skip("starts the server twice")
 	}
@@ -248,6 +249,7 @@ func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
 // Issue 12 case 2: SIGTERM during a payment waits for it (SHUTDOWN_GRACE),
 // the order is placed and the process exits 0.
 func TestProcess_SigtermWaitsForPayment(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
 	if testing.Short() {
 		t.Skip("starts the server")
 	}
@@ -279,6 +281,7 @@ func TestProcess_SigtermWaitsForPayment(t *testing.T) {
 // of descriptors (EMFILE), sheds connections instead of exiting, and
 // answers again once the flood is gone.
 func TestProcess_SurvivesDescriptorExhaustion(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
 	if testing.Short() {
 		t.Skip("floods a server")
 	}
@@ -348,11 +351,12 @@ func TestProcess_SurvivesDescriptorExhaustion(t *testing.T) {
 // recovery sweep resolves it (released: the charge never completed), so
 // nothing stays stuck.
 func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
 	if testing.Short() {
 		t.Skip("starts the server twice")
 	}
 	dir := t.TempDir()
-	env := []string{"PAYMENT_DELAY=3s", "PAYMENT_TIMEOUT=4s"}
+	env := []string{"PAYMENT_DELAY=1500ms", "PAYMENT_TIMEOUT=2s"}
 	srv := startServer(t, dir, append(env, "SHUTDOWN_GRACE=300ms")...)
 	sh := newShopper(t, srv.base)
 	key := sh.toReview("grace@example.com")

@@ -85,21 +85,23 @@ func (b Backend) open(t *testing.T) (Store, KV, *Clock) {
 // Run runs every conformance test against b. Each area is a file of this
 // package (catalog.go, cart.go, wishlist.go, users.go, orders.go, misc.go,
 // backoffice.go, health.go)
-// with one function here; every test opens its own store.
+// with one function here; every test opens its own store, so the areas
+// run in parallel (a database's round trips, not its CPU, are most of
+// their time).
 func Run(t *testing.T, b Backend) {
-	t.Run("Catalog", func(t *testing.T) { testCatalog(t, b) })
-	t.Run("Search", func(t *testing.T) { testSearch(t, b) })
-	t.Run("Cart", func(t *testing.T) { testCart(t, b) })
-	t.Run("Wishlist", func(t *testing.T) { testWishlist(t, b) })
-	t.Run("Users", func(t *testing.T) { testUsers(t, b) })
-	t.Run("Tokens", func(t *testing.T) { testTokens(t, b) })
-	t.Run("Orders", func(t *testing.T) { testOrders(t, b) })
-	t.Run("Charges", func(t *testing.T) { testCharges(t, b) })
-	t.Run("Throttle", func(t *testing.T) { testThrottle(t, b) })
-	t.Run("Misc", func(t *testing.T) { testMisc(t, b) })
-	t.Run("ProductImages", func(t *testing.T) { productImages(t, b) })
-	t.Run("BackOffice", func(t *testing.T) { testBackOffice(t, b) }) // issue 17: backoffice.go
-	t.Run("Health", func(t *testing.T) { testHealth(t, b) })
+	t.Run("Catalog", func(t *testing.T) { t.Parallel(); testCatalog(t, b) })
+	t.Run("Search", func(t *testing.T) { t.Parallel(); testSearch(t, b) })
+	t.Run("Cart", func(t *testing.T) { t.Parallel(); testCart(t, b) })
+	t.Run("Wishlist", func(t *testing.T) { t.Parallel(); testWishlist(t, b) })
+	t.Run("Users", func(t *testing.T) { t.Parallel(); testUsers(t, b) })
+	t.Run("Tokens", func(t *testing.T) { t.Parallel(); testTokens(t, b) })
+	t.Run("Orders", func(t *testing.T) { t.Parallel(); testOrders(t, b) })
+	t.Run("Charges", func(t *testing.T) { t.Parallel(); testCharges(t, b) })
+	t.Run("Throttle", func(t *testing.T) { t.Parallel(); testThrottle(t, b) })
+	t.Run("Misc", func(t *testing.T) { t.Parallel(); testMisc(t, b) })
+	t.Run("ProductImages", func(t *testing.T) { t.Parallel(); productImages(t, b) })
+	t.Run("BackOffice", func(t *testing.T) { t.Parallel(); testBackOffice(t, b) })
+	t.Run("Health", func(t *testing.T) { t.Parallel(); testHealth(t, b) })
 }
 
 // wantCode fails the test unless err carries the shop error code want
