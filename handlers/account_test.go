@@ -41,6 +41,7 @@ func (a *testApp) signIn(t *testing.T, c *client, email, pw, from string) *http.
 }
 
 func TestRegister(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		app := newTestApp(t)
 		c := app.client(t)
@@ -114,6 +115,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestNoPlaintextPasswordStored(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	app := newTestApp(t, withDBFile(filepath.Join(dir, "shop.db")))
 	const pw = "correct-horse-battery"
@@ -139,6 +141,7 @@ func TestNoPlaintextPasswordStored(t *testing.T) {
 }
 
 func TestSessionCookie(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		base   string
 		secure bool
@@ -168,6 +171,7 @@ func TestSessionCookie(t *testing.T) {
 }
 
 func TestLogin(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 
@@ -234,6 +238,7 @@ func signInFrom(c *client, email, pw, ip string) (*http.Response, *goquery.Docum
 // account (with a clear retry-in message), but never lock the owner out
 // from elsewhere.
 func TestLogin_Throttled(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	app.register(t, "Bob", "bob@example.com", "night-owl-42")
@@ -269,6 +274,7 @@ func TestLogin_Throttled(t *testing.T) {
 // An account guessed at from many addresses is throttled as a whole; its
 // owner gets in with a one-time link by e-mail, which works once.
 func TestLogin_AccountUnderAttackSignInLink(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	for i := 0; i < 50; i++ {
@@ -320,6 +326,7 @@ func TestLogin_AccountUnderAttackSignInLink(t *testing.T) {
 }
 
 func TestLogin_SuccessesDoNotCount(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	for i := 0; i < 8; i++ {
@@ -330,6 +337,7 @@ func TestLogin_SuccessesDoNotCount(t *testing.T) {
 }
 
 func TestCSRF_RejectsAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.get("/register")
@@ -343,6 +351,7 @@ func TestCSRF_RejectsAndChangesNothing(t *testing.T) {
 }
 
 func TestGuards(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	guest := app.client(t)
 	if res, _ := guest.postFrom("/", "/guest", url.Values{}); res.StatusCode != http.StatusSeeOther {
@@ -361,6 +370,7 @@ func TestGuards(t *testing.T) {
 }
 
 func TestGuest(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	res, _ := c.postFrom("/", "/guest", url.Values{"from": {"/faq"}})
@@ -386,6 +396,7 @@ func TestGuest(t *testing.T) {
 }
 
 func TestGuestIDs(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	seen := map[string]bool{}
 	re := regexp.MustCompile(`^guest_\d{13}_[0-9a-f]{12}$`)
@@ -403,6 +414,7 @@ func TestGuestIDs(t *testing.T) {
 }
 
 func TestLogout(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	res, _ := c.postFrom("/profile", "/logout", url.Values{})
@@ -415,6 +427,7 @@ func TestLogout(t *testing.T) {
 }
 
 func TestProfile(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
 	_, doc := c.get("/profile")
@@ -466,6 +479,7 @@ func TestProfile(t *testing.T) {
 }
 
 func TestProfileSetup(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	_, doc := c.get("/profile/setup")
@@ -487,6 +501,7 @@ func TestProfileSetup(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	other := app.client(t)
@@ -539,6 +554,7 @@ func TestSettings(t *testing.T) {
 var resetLink = regexp.MustCompile(`http://localhost:3000(/reset-password\?token=[A-Za-z0-9_-]+)`)
 
 func TestPasswordReset(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ada := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	ctx := context.Background()
@@ -589,6 +605,7 @@ func TestPasswordReset(t *testing.T) {
 }
 
 func TestPasswordReset_Expires(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
@@ -603,6 +620,7 @@ func TestPasswordReset_Expires(t *testing.T) {
 }
 
 func TestSession_Expiry(t *testing.T) {
+	t.Parallel()
 	t.Run("Idle", func(t *testing.T) {
 		app := newTestApp(t)
 		c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
@@ -628,6 +646,7 @@ func TestSession_Expiry(t *testing.T) {
 // A used, expired or garbage reset link says so when it is opened, with no
 // form to fill in for nothing (issue 16).
 func TestPasswordReset_BadLinkSaysSoOnArrival(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	app.client(t).postFrom("/forgot-password", "/forgot-password", url.Values{"email": {"ada@example.com"}})
@@ -662,6 +681,7 @@ func TestPasswordReset_BadLinkSaysSoOnArrival(t *testing.T) {
 // Registration mails a confirmation link. Opening it changes nothing; its
 // button verifies the address, once. A reset link verifies it as well.
 func TestEmailConfirmation(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")

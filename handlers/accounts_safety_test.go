@@ -35,6 +35,7 @@ func resetWith(t *testing.T, app *testApp, link, pw string) *http.Response {
 // Issue 12 case 7: a new link, a used link or a password change revokes
 // every older reset link.
 func TestPasswordReset_Revocation(t *testing.T) {
+	t.Parallel()
 	t.Run("UsingOneRevokesTheOther", func(t *testing.T) {
 		app := newTestApp(t)
 		app.register(t, "Ada", "ada@example.com", "night-owl-41")
@@ -74,6 +75,7 @@ func TestPasswordReset_Revocation(t *testing.T) {
 // Issue 12 case 8: common and blank passwords are refused, with a message,
 // on registration, password change and reset.
 func TestPasswords_WeakRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for _, tt := range []struct{ pw, want string }{
 		{"123456", auth.MsgPasswordCommon},
@@ -103,6 +105,7 @@ func TestPasswords_WeakRefused(t *testing.T) {
 // Issue 12 case 5: the contact form is rate-limited per address; a refused
 // message says when to retry, keeps what was typed and is not stored.
 func TestContact_RateLimited(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	form := url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Order"}, "message": {"Where is my order?"}}
@@ -141,6 +144,7 @@ func TestContact_RateLimited(t *testing.T) {
 // Password-reset requests are rate-limited per address with a clear
 // message.
 func TestPasswordReset_RequestsRateLimited(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	for i := 0; i < shop.LimitResetAddress.Max; i++ {

@@ -108,6 +108,7 @@ func (b *backOffice) request(c *client, method, path string) *http.Response {
 // staff get the same 404 on products, staff and the audit log, and reach
 // the rest; admins reach everything.
 func TestAdmin_RoleChecks(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	guest := b.app.client(t)
 	guest.postFrom("/checkout", "/guest", nil)
@@ -163,6 +164,7 @@ func TestAdmin_RoleChecks(t *testing.T) {
 }
 
 func TestAdmin_ShipThenDeliver(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	path := "/admin/orders/" + b.orderID
 	_, doc := b.fulfi.get(path)
@@ -267,6 +269,7 @@ func TestAdmin_ShipThenDeliver(t *testing.T) {
 }
 
 func TestAdmin_CancelReturnsStockAndRefunds(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	ctx := context.Background()
 	if n, _ := b.app.db.Stock(ctx, "nb-026"); n != 1 {
@@ -301,6 +304,7 @@ func TestAdmin_CancelReturnsStockAndRefunds(t *testing.T) {
 }
 
 func TestShopperCancel_WithinTheHour(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	ctx := context.Background()
 	// Another visitor cannot cancel it.
@@ -342,6 +346,7 @@ func TestShopperCancel_WithinTheHour(t *testing.T) {
 }
 
 func TestStock_ShownAndEnforced(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	for id, want := range map[string]string{"nb-001": "In stock", "nb-031": "Only 2 left", "nb-037": "Out of stock"} {
@@ -383,6 +388,7 @@ func TestStock_ShownAndEnforced(t *testing.T) {
 
 // Place Order refuses what another shopper bought meanwhile.
 func TestStock_PlaceOrderRefusesWhatIsGone(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t) // took 2 of nb-026's 3
 	other := b.app.register(t, "Olive Other", "olive@example.com", staffPassword)
 	other.addToCart("/products", "nb-026", "1")
@@ -402,6 +408,7 @@ func TestStock_PlaceOrderRefusesWhatIsGone(t *testing.T) {
 }
 
 func TestAdmin_ProductEditor(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	// Errors keep what was typed.
 	res, doc := b.admin.post("/admin/products/nb-001", url.Values{"title": {"Aurora II"}, "category": {"electronics"}, "price": {"abc"}, "stock": {"-1"}})
@@ -490,6 +497,7 @@ func formValues(f *goquery.Selection) url.Values {
 // leaves the stock the sale left, and a typed stock is refused with the
 // stock as it is now, keeping what was typed.
 func TestAdmin_ProductEditor_SaleWhileEditing(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	form := b.editorForm(t, "nb-031")
 	form.Set("stock", "5")
@@ -542,6 +550,7 @@ func TestAdmin_ProductEditor_SaleWhileEditing(t *testing.T) {
 }
 
 func TestAdmin_MessagesAndDashboard(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	_, doc := b.fulfi.get("/admin")
 	if text(doc, `[data-testid="orders-today"]`) != "1" || text(doc, `[data-testid="awaiting"]`) != "1" || text(doc, `[data-testid="unhandled"]`) != "1" {
@@ -594,6 +603,7 @@ func TestAdmin_MessagesAndDashboard(t *testing.T) {
 
 // The back office's pages only read.
 func TestAdmin_ReadsNeverWrite(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	b := newBackOffice(t, withDBFile(path))
 	before := tableSums(t, path)
@@ -619,6 +629,7 @@ func TestAdmin_ReadsNeverWrite(t *testing.T) {
 // served from /img/; a file that is not an image is refused next to the
 // field.
 func TestAdmin_PhotoUpload(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	b.app.catalog.Images = &images.Service{Store: b.app.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	post := func(name string, body []byte) (*http.Response, *goquery.Document) {
@@ -692,6 +703,7 @@ func noisePNG(t *testing.T, w, h int) []byte {
 // Every other request is held to 1 MiB, refused by its Content-Length with
 // the plain 413 page.
 func TestBodyLimit_OtherRoutes(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	form := url.Values{"name": {"Ada"}, "email": {"ada@example.com"}, "subject": {"Hi"}, "message": {strings.Repeat("x", 1<<20)}}
 	res, doc := app.client(t).post("/contact", form)
@@ -710,6 +722,7 @@ func TestBodyLimit_OtherRoutes(t *testing.T) {
 // the page cache, which would keep it for seconds, leaves product pages to
 // the handler.
 func TestStock_VisitorsProductPageIsLive(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	visitor := app.client(t)
 	if _, doc := visitor.get("/product/nb-031"); text(doc, `[data-testid="stock"]`) != "Only 2 left" {
@@ -729,6 +742,7 @@ func TestStock_VisitorsProductPageIsLive(t *testing.T) {
 // Prices the old float parser mishandled are refused next to the field,
 // never saved rounded and never a 500.
 func TestAdmin_ProductEditor_PricesAreExact(t *testing.T) {
+	t.Parallel()
 	b := newBackOffice(t)
 	for _, tt := range []struct{ price, want string }{
 		{"0.001", "Use at most 2 decimal places."},

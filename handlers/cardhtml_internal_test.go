@@ -15,6 +15,7 @@ import (
 // shopper would see (stock, heart, price, photo) is never answered from
 // memory with the old card.
 func TestCardHTML_SameBytesAsRendering(t *testing.T) {
+	t.Parallel()
 	lamp := shop.Product{ID: "nb-001", Title: `Walnut "Desk" Lamp & Shade <small>`, Price: 4599, Rating: 4.3, ReviewCount: 120, Stock: 25}
 	illustration := components.Picture{Src: "/static/img/categories/home.svg", Width: 400, Height: 400}
 	photo := components.Picture{Src: "/img/p1/640.jpg?v=ab", WebPSrcset: "/img/p1/320.webp?v=ab 320w", JPEGSrcset: "/img/p1/320.jpg?v=ab 320w",
@@ -82,6 +83,7 @@ func TestCardHTML_SameBytesAsRendering(t *testing.T) {
 // rendered, remembered and forgotten concurrently stay right (run with
 // -race to check the locking too).
 func TestCardHTML_Concurrent(t *testing.T) {
+	t.Parallel()
 	m := newCardHTML(3)
 	var cards []components.Card
 	for i := range 8 {

@@ -35,6 +35,7 @@ func cartLines(t *testing.T, c *client) map[string]string {
 }
 
 func TestCart_AddUpdateRemoveClear(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	res := c.addToCart("/product/nb-001", "nb-001", "3")
@@ -87,6 +88,7 @@ func TestCart_AddUpdateRemoveClear(t *testing.T) {
 }
 
 func TestCart_BadQuantities(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-001", "2")
@@ -133,6 +135,7 @@ func TestCart_BadQuantities(t *testing.T) {
 }
 
 func TestCart_PriceFromCatalogue(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-001", "2", "price", "0.01", "price_cents", "1", "title", "Free stuff")
@@ -152,6 +155,7 @@ func TestCart_PriceFromCatalogue(t *testing.T) {
 // Fifty shoppers' tabs pressing Add to Cart at once on one cart: every add
 // is either applied or refused at the 10 cap, none is lost.
 func TestCart_ConcurrentAdds(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t, withDBFile(t.TempDir()+"/shop.db"))
 	c := app.client(t)
 	c.addToCart("/products", "nb-002", "1") // creates the cart and session
@@ -187,6 +191,7 @@ func TestCart_ConcurrentAdds(t *testing.T) {
 }
 
 func TestCart_CrossSiteChangesNothing(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-001", "1")
@@ -202,6 +207,7 @@ func TestCart_CrossSiteChangesNothing(t *testing.T) {
 }
 
 func TestCart_KeptAtSignIn(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41").addToCart("/products", "nb-001", "9")
 
@@ -227,6 +233,7 @@ func TestCart_KeptAtSignIn(t *testing.T) {
 }
 
 func TestWishlist(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 
 	t.Run("VisitorAndGuestGoToLogin", func(t *testing.T) {

@@ -42,6 +42,7 @@ func withCatalog(c handlers.Catalog) testOption {
 // with a way to try again (spec §8), the listing answers 503 rather than
 // 500, and the shopper's filters are kept in the retry link.
 func TestCatalogDown_ListingsSayTryAgain(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t, withCatalog(downCatalog{suggestErr: errDown}))
 	c := app.client(t)
 	for _, tt := range []struct{ path, status, retry string }{

@@ -29,6 +29,7 @@ func prices(t *testing.T, doc *goquery.Document) []int {
 }
 
 func TestProducts(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 
@@ -187,6 +188,7 @@ func sscanf(s string, r *float64) (int, error) {
 }
 
 func TestProductPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	res, doc := c.get("/product/nb-001")
@@ -235,6 +237,7 @@ func TestProductPage(t *testing.T) {
 }
 
 func TestSearchResults(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	tests := []struct {
@@ -279,6 +282,7 @@ func TestSearchResults(t *testing.T) {
 }
 
 func TestSitemapAndRobots(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	req, _ := http.NewRequest(http.MethodGet, "/sitemap.xml", nil)
@@ -300,6 +304,7 @@ func TestSitemapAndRobots(t *testing.T) {
 }
 
 func TestLandingCarousel(t *testing.T) {
+	t.Parallel()
 	_, doc := newTestApp(t).client(t).get("/")
 	if n := doc.Find(`[data-testid="carousel-track"] [data-testid="product-card"]`).Length(); n != 8 {
 		t.Errorf("carousel: %d cards, want 8", n)

@@ -53,6 +53,7 @@ func placeOrder(t *testing.T, c *client) *http.Response {
 }
 
 func TestCheckout_Guest(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	if res, _ := c.get("/checkout"); res.Header.Get("Location") != "/cart" {
@@ -115,6 +116,7 @@ func TestCheckout_Guest(t *testing.T) {
 }
 
 func TestCheckout_SignedInPrefillAndSavedCard(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
 	c.postFrom("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Toronto"}, "country": {"Canada"}, "zipCode": {"M5V"}})
@@ -154,6 +156,7 @@ func TestCheckout_SignedInPrefillAndSavedCard(t *testing.T) {
 }
 
 func TestCheckout_ValidationKeepsData(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
@@ -207,6 +210,7 @@ func TestCheckout_ValidationKeepsData(t *testing.T) {
 }
 
 func TestCheckout_Declined(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
@@ -237,6 +241,7 @@ func TestCheckout_Declined(t *testing.T) {
 // A product whose price was stored as $0.00 (as the old parser did for
 // "0.001") cannot be bought for nothing.
 func TestCheckout_ZeroTotalRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	p, err := app.db.AdminProduct(ctx, "nb-001")
@@ -267,6 +272,7 @@ func TestCheckout_ZeroTotalRefused(t *testing.T) {
 }
 
 func TestCheckout_PlaceOnce(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t, withDBFile(filepath.Join(t.TempDir(), "shop.db")))
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
@@ -307,6 +313,7 @@ func TestCheckout_PlaceOnce(t *testing.T) {
 // After a checkout, the card number and CVV are nowhere: not in the
 // database (orders, sessions, anything), not in the logs.
 func TestCheckout_NoCardDataKept(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var logs bytes.Buffer
 	app := newTestApp(t, withDBFile(filepath.Join(dir, "shop.db")), func(_ map[string]string, d *handlers.Deps) {
@@ -340,6 +347,7 @@ func TestCheckout_NoCardDataKept(t *testing.T) {
 }
 
 func TestOrders_ListSortFilterPaginate(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	acct, err := demo.Seed(context.Background(), app.db, app.clock.Now())
 	if err != nil {
@@ -416,6 +424,7 @@ func cents(s string) int {
 }
 
 func TestOrders_GuestHandOverAndLookup(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-001", "1")
@@ -463,6 +472,7 @@ type goquerySel = goquery.Selection
 
 // Back to Orders returns to the list as the shopper left it (issue 16).
 func TestOrders_BackKeepsFilterAndSort(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	acct, err := demo.Seed(context.Background(), app.db, app.clock.Now())
 	if err != nil {
@@ -498,6 +508,7 @@ func TestOrders_BackKeepsFilterAndSort(t *testing.T) {
 // on another device after Review, Place Order is refused with the "cart
 // changed" message, and no order is made and no card charged.
 func TestCheckout_CartChangedAfterReview(t *testing.T) {
+	t.Parallel()
 	for _, change := range []struct {
 		name string
 		do   func(c *client)

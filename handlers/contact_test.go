@@ -10,6 +10,7 @@ import (
 )
 
 func TestContact(t *testing.T) {
+	t.Parallel()
 	valid := url.Values{"name": {"Ada Lovelace"}, "email": {"ada@example.com"}, "subject": {"Order 42"}, "message": {"Where is my lamp?"}}
 	with := func(k, v string) url.Values {
 		f := url.Values{}

@@ -14,6 +14,7 @@ import (
 // refused with 403 when it comes from another site; a refused post stores
 // nothing.
 func TestCrossOriginGuard(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		headers []string
@@ -61,6 +62,7 @@ func TestCrossOriginGuard(t *testing.T) {
 // Without BASE_URL the shop's origin is the request's own scheme and Host:
 // another port or scheme of the same host is another origin.
 func TestCrossOriginGuard_NoBaseURL(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, origin, proto, proxies string
 		want                         int
@@ -93,6 +95,7 @@ func TestCrossOriginGuard_NoBaseURL(t *testing.T) {
 // A POST reads its fields from the body only: a password (or anything else)
 // put in the query string is ignored, so it never has to travel in a URL.
 func TestPostIgnoresQueryString(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c := app.client(t)

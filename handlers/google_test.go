@@ -95,6 +95,7 @@ func googleRoundTrip(t *testing.T, c *client, from string, tamper func(callback 
 }
 
 func TestGoogle(t *testing.T) {
+	t.Parallel()
 	t.Run("CreatesAccount", func(t *testing.T) {
 		app, m := newGoogleApp(t)
 		m.QueueUser(&mockoidc.MockUser{Subject: "g-123", Email: "Grace@Example.com", EmailVerified: true})

@@ -11,6 +11,7 @@ import (
 // The spliced stream is ordinary gzip: any reader gets the page back, with
 // the checksum and size it checks, wherever the stylesheet sits.
 func TestCSSGzip_DecodesToThePage(t *testing.T) {
+	t.Parallel()
 	css := strings.Repeat("body{color:#eee;background:#0b0b10}.card{padding:1rem}", 200)
 	g, err := newCSSGzip(css)
 	if err != nil {

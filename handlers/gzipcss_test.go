@@ -11,6 +11,7 @@ import (
 // A first visit gets the page gzipped with the stylesheet inside, and it is
 // byte for byte the page an uncompressed request gets.
 func TestAnonymousPage_GzipCarriesTheStylesheet(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for path, accept := range map[string]string{
 		"/products?category=electronics&sort=desc": "gzip",
@@ -34,6 +35,7 @@ func TestAnonymousPage_GzipCarriesTheStylesheet(t *testing.T) {
 // gzipped too (by the same writer, in one call), and decodes to the page an
 // uncompressed request gets.
 func TestSignedInPage_Gzip(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	shopper := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	_, plain := rawGet(t, shopper, "/products")

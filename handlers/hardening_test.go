@@ -17,6 +17,7 @@ import (
 // Issue 12 case 9: every page has a Permissions-Policy that turns off the
 // features the shop does not use.
 func TestHeaders_PermissionsPolicy(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	res, _ := app.client(t).get("/")
 	pp := res.Header.Get("Permissions-Policy")
@@ -30,6 +31,7 @@ func TestHeaders_PermissionsPolicy(t *testing.T) {
 // Issue 12 case 10: personal pages are private, no-store; public ones are
 // not.
 func TestHeaders_NoStoreOnPersonalPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
@@ -49,6 +51,7 @@ func TestHeaders_NoStoreOnPersonalPages(t *testing.T) {
 // Issue 12 case 11: a client's X-Request-Id is used only when it is a short
 // token of safe characters; anything else gets a generated id.
 func TestHeaders_RequestID(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	if res, _ := c.get("/", "X-Request-Id", "lb-7f3a.42_x"); res.Header.Get("X-Request-Id") != "lb-7f3a.42_x" {
@@ -69,6 +72,7 @@ func TestHeaders_RequestID(t *testing.T) {
 // Issue 12 case 12: invalid UTF-8 in form text is never stored: each
 // invalid sequence becomes U+FFFD.
 func TestForms_InvalidUTF8Normalised(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	body := "name=Ada%ff&email=ada%40example.com&subject=Hi%c3%28there&message=Bad+%e2%82+bytes"
@@ -98,6 +102,7 @@ func TestForms_InvalidUTF8Normalised(t *testing.T) {
 // X-Forwarded-For that is not a proxy: a client that puts addresses of its
 // own in front cannot dodge a per-address limit.
 func TestClientIP_SpoofedForwardedForDoesNotDodgeLimits(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t, func(env map[string]string, _ *handlers.Deps) {
 		env["TRUSTED_PROXIES"] = "0.0.0.0/32,::/128" // the test requests' peer: one proxy
 	})

@@ -63,6 +63,7 @@ func fillDisk(t *testing.T, db *sqlite.DB) (undo func()) {
 // every register failed), and /healthz is 200 again after one once there
 // is room.
 func TestHealthz_FullDisk(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t, withDBFile(filepath.Join(t.TempDir(), "shop.db")))
 	if status, body := app.healthz(t); status != http.StatusOK || body != "ok" {
 		t.Fatalf("healthy: got %d %q, want 200 ok", status, body)
@@ -83,6 +84,7 @@ func TestHealthz_FullDisk(t *testing.T) {
 // unlinked file and every account would be gone at the next start, so
 // /healthz says so at once.
 func TestHealthz_DatabaseFileDeleted(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	app := newTestApp(t, withDBFile(path))
 	if status, _ := app.healthz(t); status != http.StatusOK {
@@ -98,6 +100,7 @@ func TestHealthz_DatabaseFileDeleted(t *testing.T) {
 
 // What /healthz says while the shop lacks its catalogue.
 func TestHealthz_Degraded(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	loaded := false
 	app.monitor.Require("no catalogue", func() bool { return loaded })
@@ -115,6 +118,7 @@ func TestHealthz_Degraded(t *testing.T) {
 // a signed-in shopper's pages (the session is read from the database) and
 // every POST. Anonymous pages keep serving from memory.
 func TestDatabaseOutage_503(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	shopper := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
 	visitor := app.client(t)

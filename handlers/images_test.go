@@ -52,6 +52,7 @@ func withPhotos(t *testing.T, app *testApp) {
 }
 
 func TestProductImages_Listing(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	withPhotos(t, app)
 	_, doc := app.client(t).get("/products")
@@ -101,6 +102,7 @@ func TestProductImages_Listing(t *testing.T) {
 }
 
 func TestProductImages_ProductPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	withPhotos(t, app)
 	_, doc := app.client(t).get("/product/p1")
@@ -120,6 +122,7 @@ func TestProductImages_ProductPage(t *testing.T) {
 }
 
 func TestProductImages_Route(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	withPhotos(t, app)
 	c := app.client(t)
@@ -179,6 +182,7 @@ func TestProductImages_Route(t *testing.T) {
 // Photos are served from our own origin, so the CSP allows no other image
 // host, also when a catalogue service is configured.
 func TestProductImages_CSP(t *testing.T) {
+	t.Parallel()
 	for _, env := range []map[string]string{{}, {"CATALOG_URL": "https://fakestore.example"}} {
 		app := newTestApp(t, func(e map[string]string, _ *handlers.Deps) {
 			for k, v := range env {
@@ -200,6 +204,7 @@ func outer(s *goquery.Selection) string {
 // Cart lines show a small stored variant, named by the title (the image is
 // not inside the title's link).
 func TestProductImages_CartThumbnail(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	withPhotos(t, app)
 	c := app.client(t)
@@ -218,6 +223,7 @@ func TestProductImages_CartThumbnail(t *testing.T) {
 // Photos stored by a later import reach a listing the page cache already
 // holds (the catalogue version is part of its key).
 func TestProductImages_LaterPhotosReachCachedPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	srv := imagestest.NewServer(t, map[string]imagestest.File{
 		"/lamp.jpg": {Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", 503) }},

@@ -30,6 +30,7 @@ func rawGet(t *testing.T, c *client, path string, headers ...string) (*http.Resp
 // A page for a visitor without a session is the same bytes for everyone:
 // it is built once and then served from memory, until the catalogue changes.
 func TestPageCache_AnonymousPagesBuiltOnce(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	res1, body1 := rawGet(t, app.client(t), "/products?category=home", "Accept-Encoding", "gzip")
 	res2, body2 := rawGet(t, app.client(t), "/products?category=home", "Accept-Encoding", "gzip")
@@ -69,6 +70,7 @@ func TestPageCache_AnonymousPagesBuiltOnce(t *testing.T) {
 // A shopper with a session never gets the anonymous page from the cache:
 // their menu, badge and flash messages are their own.
 func TestPageCache_PersonalPagesNeverCached(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	rawGet(t, app.client(t), "/products") // cached for visitors
 	rawGet(t, app.client(t), "/products")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	tests := []struct {
 		path    string
@@ -54,6 +55,7 @@ func TestPages(t *testing.T) {
 }
 
 func TestLanding_Links(t *testing.T) {
+	t.Parallel()
 	_, doc := newTestApp(t).client(t).get("/")
 	want := map[string]string{
 		`[data-testid="shop-now"]`:      "/products",
@@ -77,6 +79,7 @@ func TestLanding_Links(t *testing.T) {
 }
 
 func TestFrame(t *testing.T) {
+	t.Parallel()
 	_, doc := newTestApp(t).client(t).get("/faq")
 
 	t.Run("Careers", func(t *testing.T) {
@@ -135,6 +138,7 @@ func TestFrame(t *testing.T) {
 }
 
 func TestFAQ_ExclusiveAccordion(t *testing.T) {
+	t.Parallel()
 	_, doc := newTestApp(t).client(t).get("/faq")
 	items := doc.Find(`details[name="faq"]`)
 	if items.Length() != 10 {
@@ -147,6 +151,7 @@ func TestFAQ_ExclusiveAccordion(t *testing.T) {
 
 // Only pages that mount an island load JavaScript.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for _, path := range []string{"/faq", "/shipping", "/returns", "/contact", "/missing"} {
 		_, doc := app.client(t).get(path)
@@ -168,6 +173,7 @@ func TestScripts(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	tests := []struct {
 		name, query, referer, location string
@@ -209,6 +215,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	res, _ := newTestApp(t).client(t).get("/")
 	csp := res.Header.Get("Content-Security-Policy")
 	for _, want := range []string{"script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
@@ -234,6 +241,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestCompression(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	res, _ := app.client(t).get("/faq", "Accept-Encoding", "gzip")
 	if got := res.Header.Get("Content-Encoding"); got != "gzip" {
@@ -242,6 +250,7 @@ func TestCompression(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	res, _ := app.client(t).get("/healthz")
 	if res.StatusCode != 200 {

@@ -63,6 +63,7 @@ func placeAsync(c *client, key string) chan *http.Response {
 // on both during the payment: one order, one charge, and an item added from
 // the second device during the payment stays in the cart.
 func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	phone := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	laptop := app.client(t)
@@ -140,6 +141,7 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 // Order meanwhile: tab 2 is told the payment is processing, then that it
 // was declined; never "placed" on a 404.
 func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
@@ -189,6 +191,7 @@ func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 // Without waiting pages, a second press waits for the first press's
 // payment and shows its outcome: both tabs end on the same order.
 func TestPlaceOrder_SecondPressWaitsForTheFirst(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, card string
 		placed     bool
@@ -229,6 +232,7 @@ func TestPlaceOrder_SecondPressWaitsForTheFirst(t *testing.T) {
 // While its payment is being confirmed an order is not called placed, on
 // its page or in its timeline.
 func TestOrderPage_PendingIsNotPlaced(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")

@@ -11,6 +11,7 @@ import (
 // Issue 16: the shopper-facing words and rules that changed.
 
 func TestCart_ShippingRuleAndItemCount(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-042", "1") // $16.00
@@ -41,6 +42,7 @@ func TestCart_ShippingRuleAndItemCount(t *testing.T) {
 }
 
 func TestCheckout_ShippingBelowFiftyEverywhere(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-042", "1") // $16.00
@@ -78,6 +80,7 @@ func TestCheckout_ShippingBelowFiftyEverywhere(t *testing.T) {
 }
 
 func TestCheckout_PhoneAndZipPerCountry(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	c.addToCart("/products", "nb-042", "1")
@@ -100,6 +103,7 @@ func TestCheckout_PhoneAndZipPerCountry(t *testing.T) {
 }
 
 func TestPages_EveryPageHasAMetaDescription(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	for _, path := range []string{"/", "/products", "/cart", "/faq", "/shipping", "/returns", "/contact", "/login", "/register",
@@ -112,6 +116,7 @@ func TestPages_EveryPageHasAMetaDescription(t *testing.T) {
 }
 
 func TestSearch_TypoShowsCorrectedResults(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	_, doc := c.get("/search?q=hedphones")

@@ -54,6 +54,7 @@ func dbDigest(t *testing.T, path string) string {
 // Reads never write: the GETs issue 12 added or changed (the review with
 // its cart key, the payment status, the sign-in link page) change no row.
 func TestReadsNeverWrite_CheckoutAndLinks(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	app := newTestApp(t, withDBFile(path))
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")

@@ -29,6 +29,7 @@ var publicPages = []string{
 // visitors without a session and by a signed-in shopper with a cart and a
 // wishlist, change no row of any table.
 func TestReadsNeverWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "shop.db")
 	app := newTestApp(t, withDBFile(path))

@@ -16,6 +16,7 @@ import (
 // The first paint needs nothing but the HTML: the stylesheet is in the head,
 // allowed by its hash in the Content-Security-Policy (no 'unsafe-inline').
 func TestInlineStylesheet(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for _, path := range []string{"/", "/products", "/faq", "/no-such-page"} {
 		res, doc := app.client(t).get(path)
@@ -38,6 +39,7 @@ func TestInlineStylesheet(t *testing.T) {
 }
 
 func TestStaticAssets(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := app.client(t)
 	// Pages carry the stylesheet inline; development links it by this URL.
@@ -97,6 +99,7 @@ func TestStaticAssets(t *testing.T) {
 }
 
 func TestFavicon(t *testing.T) {
+	t.Parallel()
 	res, _ := newTestApp(t).client(t).get("/favicon.ico")
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" {
 		t.Errorf("got %d %q", res.StatusCode, res.Header.Get("Content-Type"))
