@@ -96,7 +96,7 @@ func returnStock(ctx context.Context, tx pgx.Tx, orderID string, now time.Time) 
 
 // GrantStaff gives an account a back-office role.
 func (db *DB) GrantStaff(ctx context.Context, email, role string) (*shop.Staff, error) {
-	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: db.now().UTC().Truncate(time.Second)}
+	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: db.Now().UTC().Truncate(time.Second)}
 	var verified bool
 	err := db.pool.QueryRow(ctx, `SELECT id, email_verified FROM users WHERE email = $1 AND NOT is_guest`, st.Email).Scan(&st.UserID, &verified)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -158,7 +158,7 @@ func (db *DB) ListStaff(ctx context.Context) ([]shop.Staff, error) {
 // RecordAudit appends an entry to the audit log.
 func (db *DB) RecordAudit(ctx context.Context, e shop.AuditEntry) error {
 	if e.CreatedAt.IsZero() {
-		e.CreatedAt = db.now()
+		e.CreatedAt = db.Now()
 	}
 	if _, err := db.pool.Exec(ctx, `INSERT INTO audit_log (actor, action, subject, before, after, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 		e.Actor, e.Action, e.Subject, e.Before, e.After, e.CreatedAt.Unix()); err != nil {
@@ -260,7 +260,7 @@ func (db *DB) OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEven
 // cannot both move it.
 func (db *DB) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.Order, error) {
 	if t.At.IsZero() {
-		t.At = db.now()
+		t.At = db.Now()
 	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var q string
@@ -415,7 +415,7 @@ func (db *DB) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 		if err := lockKey(ctx, tx, "catalog"); err != nil {
 			return err
 		}
-		now := db.now().Unix()
+		now := db.Now().Unix()
 		if e.New {
 			tag, err := tx.Exec(ctx, `INSERT INTO products (id, title, description, category, price_cents, original_price_cents,
 				image, featured, hidden, stock, stock_changed_at, source, staff_edited, updated_at)

@@ -63,7 +63,7 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 	}
 	tag, err := db.pool.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + EXCLUDED.quantity
-		WHERE c.quantity + EXCLUDED.quantity <= $5`, owner, productID, quantity, db.now().Unix(), shop.MaxCartQuantity)
+		WHERE c.quantity + EXCLUDED.quantity <= $5`, owner, productID, quantity, db.Now().Unix(), shop.MaxCartQuantity)
 	if err != nil {
 		return FormatError(err, "add to cart", unknownProduct)
 	}
@@ -169,7 +169,7 @@ func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, 
 // AddToWishlist adds a product; one already there stays as it was.
 func (db *DB) AddToWishlist(ctx context.Context, userID, productID string) error {
 	if _, err := db.pool.Exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES ($1, $2, $3)
-		ON CONFLICT DO NOTHING`, userID, productID, db.now().Unix()); err != nil {
+		ON CONFLICT DO NOTHING`, userID, productID, db.Now().Unix()); err != nil {
 		return FormatError(err, "add to wishlist", unknownProduct)
 	}
 	return nil
@@ -212,7 +212,7 @@ func (db *DB) ToggleWishlist(ctx context.Context, userID, productID string) (boo
 			return nil
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES ($1, $2, $3)`,
-			userID, productID, db.now().Unix()); err != nil {
+			userID, productID, db.Now().Unix()); err != nil {
 			return FormatError(err, "toggle wishlist", unknownProduct)
 		}
 		on = true
@@ -234,7 +234,7 @@ func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
 		}
 		tag, err = tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES ($1, $2, 1, $3)
 			ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + 1 WHERE c.quantity + 1 <= $4`,
-			userID, productID, db.now().Unix(), shop.MaxCartQuantity)
+			userID, productID, db.Now().Unix(), shop.MaxCartQuantity)
 		if err != nil {
 			return FormatError(err, "move to cart", unknownProduct)
 		}

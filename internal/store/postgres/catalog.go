@@ -198,7 +198,7 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 		if err := lockKey(ctx, tx, "catalog"); err != nil {
 			return err
 		}
-		now := db.now().Unix()
+		now := db.Now().Unix()
 		if _, err := tx.Exec(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
 			return fmt.Errorf("import: bump catalogue version: %w", err)
 		}

@@ -11,11 +11,12 @@ import (
 	"github.com/jackc/puddle/v2"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 // Messages maps shop error codes to what the shopper is told when a
 // statement breaks a constraint of that code; FormatError reads it.
-type Messages map[string]string
+type Messages = sqlstore.Messages
 
 // FormatError is the one place that turns the driver's errors into shop
 // errors, by PostgreSQL's SQLSTATE, never by message text: a unique

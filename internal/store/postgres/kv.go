@@ -22,7 +22,7 @@ func (db *DB) KV() *KV { return &KV{db: db} }
 func (s *KV) Get(key string) ([]byte, error) {
 	var v []byte
 	err := s.db.pool.QueryRow(context.Background(), `SELECT value FROM kv WHERE key = $1 AND (expires_at = 0 OR expires_at > $2)`,
-		key, s.db.now().Unix()).Scan(&v)
+		key, s.db.Now().Unix()).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
@@ -38,7 +38,7 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 	}
 	var expires int64
 	if exp > 0 {
-		expires = s.db.now().Add(exp).Unix()
+		expires = s.db.Now().Add(exp).Unix()
 	}
 	_, err := s.db.pool.Exec(context.Background(), `INSERT INTO kv (key, value, expires_at) VALUES ($1, $2, $3)
 		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`, key, val, expires)
@@ -69,7 +69,7 @@ func (s *KV) Close() error { return nil }
 
 // DeleteExpired removes expired entries and reports how many went.
 func (s *KV) DeleteExpired(ctx context.Context) (int64, error) {
-	tag, err := s.db.pool.Exec(ctx, `DELETE FROM kv WHERE expires_at > 0 AND expires_at <= $1`, s.db.now().Unix())
+	tag, err := s.db.pool.Exec(ctx, `DELETE FROM kv WHERE expires_at > 0 AND expires_at <= $1`, s.db.Now().Unix())
 	if err != nil {
 		return 0, fmt.Errorf("kv delete expired: %w", err)
 	}
@@ -81,8 +81,8 @@ var _ shop.ThrottleStore = (*DB)(nil)
 // Hit counts one hit in one statement, so concurrent hits from several
 // instances are all counted; a hit after the window ended starts a new one.
 func (db *DB) Hit(ctx context.Context, key string, window time.Duration) (int, time.Time, error) {
-	now := db.now().Unix()
-	end := db.now().Add(window).Unix()
+	now := db.Now().Unix()
+	end := db.Now().Add(window).Unix()
 	var hits int
 	var resets int64
 	err := db.pool.QueryRow(ctx, `INSERT INTO throttle AS t (key, hits, window_end) VALUES ($1, 1, $2)
@@ -100,7 +100,7 @@ func (db *DB) Hit(ctx context.Context, key string, window time.Duration) (int, t
 func (db *DB) Hits(ctx context.Context, key string) (int, time.Time, error) {
 	var hits int
 	var resets int64
-	err := db.pool.QueryRow(ctx, `SELECT hits, window_end FROM throttle WHERE key = $1 AND window_end > $2`, key, db.now().Unix()).
+	err := db.pool.QueryRow(ctx, `SELECT hits, window_end FROM throttle WHERE key = $1 AND window_end > $2`, key, db.Now().Unix()).
 		Scan(&hits, &resets)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, time.Time{}, nil
@@ -120,7 +120,7 @@ func (db *DB) ClearHits(ctx context.Context, key string) error {
 
 // DeleteExpiredThrottles removes counters whose window ended.
 func (db *DB) DeleteExpiredThrottles(ctx context.Context) (int64, error) {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM throttle WHERE window_end <= $1`, db.now().Unix())
+	tag, err := db.pool.Exec(ctx, `DELETE FROM throttle WHERE window_end <= $1`, db.Now().Unix())
 	if err != nil {
 		return 0, fmt.Errorf("throttle sweep: %w", err)
 	}
@@ -131,7 +131,7 @@ var _ shop.ContactStore = (*DB)(nil)
 
 // CreateContactMessage stores m and sets its ID and CreatedAt.
 func (db *DB) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) error {
-	m.CreatedAt = db.now().UTC().Truncate(time.Second)
+	m.CreatedAt = db.Now().UTC().Truncate(time.Second)
 	err := db.pool.QueryRow(ctx,
 		`INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
 		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.Unix()).Scan(&m.ID)

@@ -104,10 +104,10 @@ func (db *DB) ClaimCart(ctx context.Context, owner, key string, build func(shop.
 		}
 		o.Status, o.CartOwner, o.IdempotencyKey = shop.StatusPending, owner, key
 		if o.CreatedAt.IsZero() {
-			o.CreatedAt = db.now().UTC().Truncate(time.Second)
+			o.CreatedAt = db.Now().UTC().Truncate(time.Second)
 		}
 		// Stock is taken with the claim, in its transaction (issue 17).
-		if err := takeStock(ctx, tx, o.Lines, db.now()); err != nil {
+		if err := takeStock(ctx, tx, o.Lines, db.Now()); err != nil {
 			return err
 		}
 		if err := insertOrder(ctx, tx, o); err != nil {
@@ -169,7 +169,7 @@ func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
 		} else if err != nil {
 			return fmt.Errorf("release order: %w", err)
 		}
-		if err := returnStock(ctx, tx, orderID, db.now()); err != nil {
+		if err := returnStock(ctx, tx, orderID, db.Now()); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM orders WHERE id = $1 AND status = $2`, orderID, shop.StatusPending); err != nil {
@@ -217,7 +217,7 @@ func (db *DB) TakeLease(ctx context.Context, orderID string, old, until time.Tim
 // RecordCharge stores a gateway charge unless its key has one.
 func (db *DB) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, error) {
 	if c.CreatedAt.IsZero() {
-		c.CreatedAt = db.now().UTC().Truncate(time.Second)
+		c.CreatedAt = db.Now().UTC().Truncate(time.Second)
 	}
 	if _, err := db.pool.Exec(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
 		VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING`, c.Key, c.Amount, c.Outcome, c.CreatedAt.Unix()); err != nil {

@@ -6,6 +6,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -19,15 +20,31 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
+
+// dialect is PostgreSQL's part of the shared store: $n placeholders,
+// LEAST, ILIKE, transactions retried on serialization failures and
+// deadlocks, and transaction-level advisory locks where rows that do not
+// exist yet must be claimed one writer at a time.
+var dialect = sqlstore.Dialect{Numbered: true, FormatError: FormatError, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE"}
+
+// lockSQL takes the transaction-level advisory lock named key.
+func lockSQL(ctx context.Context, tx *sql.Tx, key string) error {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, key); err != nil {
+		return fmt.Errorf("lock %s: %w", key, err)
+	}
+	return nil
+}
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
 // DB is the PostgreSQL-backed store.
 type DB struct {
+	*sqlstore.Store
 	pool *pgxpool.Pool
-	now  func() time.Time
 
 	lockMu   sync.Mutex
 	lockConn *pgx.Conn // holds TryLock's session-level locks
@@ -55,7 +72,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
-	db := &DB{pool: pool, now: time.Now}
+	db := &DB{Store: sqlstore.New(stdlib.OpenDBFromPool(pool), dialect, time.Now), pool: pool}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -85,9 +102,6 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// SetClock replaces the clock; tests use it to control expiry.
-func (db *DB) SetClock(now func() time.Time) { db.now = now }
-
 // Pool is the connection pool (db copy and tests).
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
@@ -98,6 +112,8 @@ func (db *DB) Close() error {
 		db.lockConn.Close(context.Background())
 	}
 	db.lockMu.Unlock()
+	db.Store.Close()
+	db.SQL().Close()
 	db.pool.Close()
 	return nil
 }

@@ -49,7 +49,7 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 	if u.Country == "" {
 		u.Country = shop.DefaultCountry
 	}
-	u.CreatedAt = db.now().UTC().Truncate(time.Second)
+	u.CreatedAt = db.Now().UTC().Truncate(time.Second)
 	var hash *string
 	if passwordHash != nil {
 		h := string(passwordHash)
@@ -226,7 +226,7 @@ func (db *DB) ConsumeSignInLink(ctx context.Context, tokenHash string) (string, 
 // succeed.
 func (db *DB) consume(ctx context.Context, table, tokenHash, msg string) (string, error) {
 	var userID string
-	now := db.now().Unix()
+	now := db.Now().Unix()
 	err := db.pool.QueryRow(ctx, `UPDATE `+table+` SET used_at = $1
 		WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 RETURNING user_id`, now, tokenHash).Scan(&userID)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -240,7 +240,7 @@ func (db *DB) consume(ctx context.Context, table, tokenHash, msg string) (string
 // RevokePasswordResets marks every unused token of the user used.
 func (db *DB) RevokePasswordResets(ctx context.Context, userID string) error {
 	if _, err := db.pool.Exec(ctx, `UPDATE password_resets SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL`,
-		db.now().Unix(), userID); err != nil {
+		db.Now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke password resets: %w", err)
 	}
 	return nil
@@ -258,7 +258,7 @@ func (db *DB) CreateSignInLink(ctx context.Context, userID, tokenHash string, ex
 // RevokeSignInLinks marks every unused link of the user used.
 func (db *DB) RevokeSignInLinks(ctx context.Context, userID string) error {
 	if _, err := db.pool.Exec(ctx, `UPDATE sign_in_links SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL`,
-		db.now().Unix(), userID); err != nil {
+		db.Now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke sign-in links: %w", err)
 	}
 	return nil
@@ -280,7 +280,7 @@ func (db *DB) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) (s
 	var userID, sub string
 	err := db.pool.QueryRow(ctx, `UPDATE email_confirmations SET used_at = $1
 		WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 RETURNING user_id, COALESCE(google_subject, '')`,
-		db.now().Unix(), tokenHash).Scan(&userID, &sub)
+		db.Now().Unix(), tokenHash).Scan(&userID, &sub)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", "", shop.Errorf(shop.ENOTFOUND, "%s", shop.MsgConfirmLinkInvalid)
 	} else if err != nil {
@@ -293,7 +293,7 @@ func (db *DB) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) (s
 // user used.
 func (db *DB) RevokeEmailConfirmations(ctx context.Context, userID string) error {
 	if _, err := db.pool.Exec(ctx, `UPDATE email_confirmations SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL`,
-		db.now().Unix(), userID); err != nil {
+		db.Now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke email confirmations: %w", err)
 	}
 	return nil
@@ -304,7 +304,7 @@ func (db *DB) RevokeEmailConfirmations(ctx context.Context, userID string) error
 func (db *DB) PasswordResetUsable(ctx context.Context, tokenHash string) (bool, error) {
 	var ok bool
 	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM password_resets
-		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2)`, tokenHash, db.now().Unix()).Scan(&ok)
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2)`, tokenHash, db.Now().Unix()).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("check password reset: %w", err)
 	}
@@ -314,7 +314,7 @@ func (db *DB) PasswordResetUsable(ctx context.Context, tokenHash string) (bool, 
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
 func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
 	if _, err := db.pool.Exec(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES ($1, $2, $3, $4)`,
-		m.To, m.Subject, m.Body, db.now().Unix()); err != nil {
+		m.To, m.Subject, m.Body, db.Now().Unix()); err != nil {
 		return fmt.Errorf("insert outbox: %w", err)
 	}
 	return nil

@@ -20,7 +20,7 @@ var unknownProduct = Messages{shop.ENOTFOUND: shop.MsgUnknownProduct}
 
 // Cart returns the owner's cart, oldest line first, priced from the catalogue.
 func (db *DB) Cart(ctx context.Context, owner string) (shop.Cart, error) {
-	return cartIn(ctx, db.query, owner)
+	return cartIn(ctx, db.Query, owner)
 }
 
 // cartIn reads a cart with query: the database's prepared statements, or a
@@ -49,7 +49,7 @@ func cartIn(ctx context.Context, query func(context.Context, string, ...any) (*s
 // CartCount is the number of items in the owner's cart.
 func (db *DB) CartCount(ctx context.Context, owner string) (int, error) {
 	var n int
-	if err := db.queryRow(ctx, `SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE owner = ?`, owner).Scan(&n); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE owner = ?`, owner).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count cart: %w", err)
 	}
 	return n, nil
@@ -61,9 +61,9 @@ func (db *DB) AddToCart(ctx context.Context, owner, productID string, quantity i
 	if quantity < 1 || quantity > shop.MaxCartQuantity {
 		return shop.ErrQuantityCap()
 	}
-	res, err := db.exec(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
+	res, err := db.Exec(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + excluded.quantity
-		WHERE quantity + excluded.quantity <= ?`, owner, productID, quantity, db.now().Unix(), shop.MaxCartQuantity)
+		WHERE quantity + excluded.quantity <= ?`, owner, productID, quantity, db.Now().Unix(), shop.MaxCartQuantity)
 	if err != nil {
 		return FormatError(err, "add to cart", unknownProduct)
 	}
@@ -81,7 +81,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 	if quantity > shop.MaxCartQuantity {
 		return shop.ErrQuantityCap()
 	}
-	res, err := db.exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
+	res, err := db.Exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
 	if err != nil {
 		return fmt.Errorf("set cart quantity: %w", err)
 	}
@@ -93,7 +93,7 @@ func (db *DB) SetCartQuantity(ctx context.Context, owner, productID string, quan
 
 // RemoveFromCart removes a line; removing a line that is not there is fine.
 func (db *DB) RemoveFromCart(ctx context.Context, owner, productID string) error {
-	if _, err := db.exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
+	if _, err := db.Exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
 		return fmt.Errorf("remove from cart: %w", err)
 	}
 	return nil
@@ -101,7 +101,7 @@ func (db *DB) RemoveFromCart(ctx context.Context, owner, productID string) error
 
 // ClearCart empties the cart.
 func (db *DB) ClearCart(ctx context.Context, owner string) error {
-	if _, err := db.exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, owner); err != nil {
+	if _, err := db.Exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, owner); err != nil {
 		return fmt.Errorf("clear cart: %w", err)
 	}
 	return nil
@@ -130,7 +130,7 @@ func mergeCart(ctx context.Context, tx *sql.Tx, from, to string) error {
 
 // Wishlist lists the user's wishlist, newest first.
 func (db *DB) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem, error) {
-	rows, err := db.query(ctx, `SELECT `+productColumns+`, w.added_at
+	rows, err := db.Query(ctx, `SELECT `+productColumns+`, w.added_at
 		FROM wishlist_items w JOIN products p ON p.id = w.product_id WHERE w.user_id = ? ORDER BY w.added_at DESC, p.id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("load wishlist: %w", err)
@@ -152,7 +152,7 @@ func (db *DB) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem,
 
 // WishlistIDs returns the set of product ids on the user's wishlist.
 func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, error) {
-	rows, err := db.query(ctx, `SELECT product_id FROM wishlist_items WHERE user_id = ?`, userID)
+	rows, err := db.Query(ctx, `SELECT product_id FROM wishlist_items WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("wishlist ids: %w", err)
 	}
@@ -170,14 +170,14 @@ func (db *DB) WishlistIDs(ctx context.Context, userID string) (map[string]bool, 
 
 // AddToWishlist adds a product; one already there stays as it was.
 func (db *DB) AddToWishlist(ctx context.Context, userID, productID string) error {
-	_, err := db.exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
-		ON CONFLICT DO NOTHING`, userID, productID, db.now().Unix())
+	_, err := db.Exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
+		ON CONFLICT DO NOTHING`, userID, productID, db.Now().Unix())
 	return FormatError(err, "add to wishlist", unknownProduct)
 }
 
 // RemoveFromWishlist removes a product from the wishlist.
 func (db *DB) RemoveFromWishlist(ctx context.Context, userID, productID string) error {
-	if _, err := db.exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID); err != nil {
+	if _, err := db.Exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID); err != nil {
 		return fmt.Errorf("remove from wishlist: %w", err)
 	}
 	return nil
@@ -195,7 +195,7 @@ func (db *DB) ToggleWishlist(ctx context.Context, userID, productID string) (boo
 			return nil
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)`,
-			userID, productID, db.now().Unix())
+			userID, productID, db.Now().Unix())
 		if err != nil {
 			return FormatError(err, "toggle wishlist", unknownProduct)
 		}
@@ -218,7 +218,7 @@ func (db *DB) MoveToCart(ctx context.Context, userID, productID string) error {
 		}
 		res, err = tx.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at) VALUES (?, ?, 1, ?)
 			ON CONFLICT (owner, product_id) DO UPDATE SET quantity = quantity + 1 WHERE quantity + 1 <= ?`,
-			userID, productID, db.now().Unix(), shop.MaxCartQuantity)
+			userID, productID, db.Now().Unix(), shop.MaxCartQuantity)
 		if err != nil {
 			return FormatError(err, "move to cart", unknownProduct)
 		}

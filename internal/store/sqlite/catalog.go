@@ -35,7 +35,7 @@ func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Produc
 
 // Product returns one product or an ENOTFOUND.
 func (db *DB) Product(ctx context.Context, id string) (*shop.Product, error) {
-	p, err := scanProduct(db.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ? AND p.hidden = 0`, id))
+	p, err := scanProduct(db.QueryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ? AND p.hidden = 0`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
 	} else if err != nil {
@@ -77,7 +77,7 @@ func (db *DB) searchHits(ctx context.Context, words []string) ([]searchHit, erro
 		return nil, nil
 	}
 	db.search.scored.Add(1)
-	rows, err := db.query(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
+	rows, err := db.Query(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", words, err)
 	}
@@ -136,10 +136,10 @@ func (db *DB) frequentTerms(ctx context.Context, minProducts, limit int) ([]stri
 // allFacets reads the filterable fields of the whole catalogue.
 func (db *DB) allFacets(ctx context.Context) ([]productFacet, error) {
 	var n int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products WHERE hidden = 0`).Scan(&n); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products WHERE hidden = 0`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("product facets: %w", err)
 	}
-	rows, err := db.query(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products WHERE hidden = 0 ORDER BY id`)
+	rows, err := db.Query(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products WHERE hidden = 0 ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("product facets: %w", err)
 	}
@@ -167,7 +167,7 @@ func (db *DB) productsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	for i, k := range keys {
 		list[i] = strconv.FormatInt(k, 10)
 	}
-	rows, err := db.query(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
+	rows, err := db.Query(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
 		WHERE p.hidden = 0 AND p.rowid IN (SELECT value FROM json_each(?))`, "["+strings.Join(list, ",")+"]")
 	if err != nil {
 		return nil, fmt.Errorf("products by key: %w", err)
@@ -200,7 +200,7 @@ func (db *DB) Categories(ctx context.Context) ([]string, error) {
 }
 
 func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
-	rows, err := db.query(ctx, q, args...)
+	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
@@ -227,7 +227,7 @@ func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 // AllProducts returns the whole catalogue in id order, for the service's
 // in-memory copy.
 func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
-	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p WHERE p.hidden = 0 ORDER BY p.id`)
+	rows, err := db.Query(ctx, `SELECT `+productColumns+` FROM products p WHERE p.hidden = 0 ORDER BY p.id`)
 	if err != nil {
 		return nil, fmt.Errorf("all products: %w", err)
 	}
@@ -255,7 +255,7 @@ func scanProducts(rows *sql.Rows) ([]shop.Product, error) {
 // ReplaceCatalog raises.
 func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
 	var v int64
-	if err := db.queryRow(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
+	if err := db.QueryRow(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
 		return 0, fmt.Errorf("catalogue version: %w", err)
 	}
 	return v, nil
@@ -264,7 +264,7 @@ func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
 // CountProducts counts the whole catalogue.
 func (db *DB) CountProducts(ctx context.Context) (int, error) {
 	var n int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count products: %w", err)
 	}
 	return n, nil
@@ -278,7 +278,7 @@ func (db *DB) CountProducts(ctx context.Context) (int, error) {
 // it neither updates nor removes.
 func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []string, products []shop.Product) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		now := db.now().Unix()
+		now := db.Now().Unix()
 		if _, err := tx.ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
 			return fmt.Errorf("import: bump catalogue version: %w", err)
 		}
@@ -340,7 +340,7 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 // number of products that use each. The FTS index holds stems ("headphon"),
 // which make poor suggestions, so the words come from the text itself.
 func (db *DB) SearchTerms(ctx context.Context) (map[string]int, error) {
-	rows, err := db.query(ctx, `SELECT title || ' ' || category FROM products`)
+	rows, err := db.Query(ctx, `SELECT title || ' ' || category FROM products`)
 	if err != nil {
 		return nil, fmt.Errorf("search terms: %w", err)
 	}

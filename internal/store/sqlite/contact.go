@@ -12,8 +12,8 @@ var _ shop.ContactStore = (*DB)(nil)
 
 // CreateContactMessage stores m and sets its ID and CreatedAt.
 func (db *DB) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) error {
-	m.CreatedAt = db.now().UTC().Truncate(time.Second)
-	res, err := db.exec(ctx,
+	m.CreatedAt = db.Now().UTC().Truncate(time.Second)
+	res, err := db.Exec(ctx,
 		`INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES (?, ?, ?, ?, ?)`,
 		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.Unix())
 	if err != nil {
@@ -28,7 +28,7 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) 
 // ContactMessages lists stored messages, newest first; the support team's
 // tooling and the tests read them.
 func (db *DB) ContactMessages(ctx context.Context) ([]shop.ContactMessage, error) {
-	rows, err := db.query(ctx,
+	rows, err := db.Query(ctx,
 		`SELECT id, name, email, subject, message, created_at FROM contact_messages ORDER BY id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list contact messages: %w", err)

@@ -14,17 +14,17 @@ var _ shop.DashboardStore = (*DB)(nil)
 // attention.
 func (db *DB) Dashboard(ctx context.Context, dayStart time.Time, days int) (shop.Dashboard, error) {
 	var d shop.Dashboard
-	if err := db.queryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN status != 'cancelled' THEN total_cents END), 0)
+	if err := db.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN status != 'cancelled' THEN total_cents END), 0)
 		FROM orders WHERE status != 'pending' AND created_at >= ?`, dayStart.Unix()).Scan(&d.OrdersToday, &d.RevenueToday); err != nil {
 		return d, fmt.Errorf("dashboard today: %w", err)
 	}
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders WHERE status = 'processing'`).Scan(&d.AwaitingShip); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE status = 'processing'`).Scan(&d.AwaitingShip); err != nil {
 		return d, fmt.Errorf("dashboard awaiting: %w", err)
 	}
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM contact_messages WHERE handled_at = 0`).Scan(&d.Unhandled); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM contact_messages WHERE handled_at = 0`).Scan(&d.Unhandled); err != nil {
 		return d, fmt.Errorf("dashboard messages: %w", err)
 	}
-	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p WHERE p.stock <= ? AND p.hidden = 0 ORDER BY p.stock, p.id LIMIT 20`, shop.LowStockLevel)
+	rows, err := db.Query(ctx, `SELECT `+productColumns+` FROM products p WHERE p.stock <= ? AND p.hidden = 0 ORDER BY p.stock, p.id LIMIT 20`, shop.LowStockLevel)
 	if err != nil {
 		return d, fmt.Errorf("dashboard low stock: %w", err)
 	}
@@ -43,7 +43,7 @@ func (db *DB) Dashboard(ctx context.Context, dayStart time.Time, days int) (shop
 	for i := days - 1; i >= 0; i-- {
 		from := dayStart.AddDate(0, 0, -i)
 		t := shop.DayTotal{Day: from}
-		if err := db.queryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN status != 'cancelled' THEN total_cents END), 0)
+		if err := db.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN status != 'cancelled' THEN total_cents END), 0)
 			FROM orders WHERE status != 'pending' AND created_at >= ? AND created_at < ?`, from.Unix(), from.AddDate(0, 0, 1).Unix()).Scan(&t.Orders, &t.Revenue); err != nil {
 			return d, fmt.Errorf("dashboard day: %w", err)
 		}

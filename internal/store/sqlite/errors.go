@@ -7,13 +7,14 @@ import (
 	"fmt"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Messages maps shop error codes to what the shopper is told when a
 // statement breaks a constraint of that code; FormatError reads it.
-type Messages map[string]string
+type Messages = sqlstore.Messages
 
 // FormatError is the one place that turns the driver's errors into shop
 // errors, by SQLite's extended result code, never by message text: a

@@ -14,7 +14,7 @@ import (
 func TestFormatError(t *testing.T) {
 	db := openTestDB(t)
 	ctx := context.Background()
-	if _, err := db.db.ExecContext(ctx, `CREATE TABLE fe_parent (id TEXT PRIMARY KEY);
+	if _, err := db.SQL().ExecContext(ctx, `CREATE TABLE fe_parent (id TEXT PRIMARY KEY);
 		CREATE TABLE fe (id TEXT PRIMARY KEY, email TEXT UNIQUE, n INTEGER NOT NULL CHECK (n > 0),
 			parent TEXT REFERENCES fe_parent(id));
 		INSERT INTO fe (id, email, n) VALUES ('a', 'a@example.com', 1)`); err != nil {
@@ -31,7 +31,7 @@ func TestFormatError(t *testing.T) {
 		{"NotNull", `INSERT INTO fe (id) VALUES ('e')`, shop.EINVALID, "bad"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := db.db.ExecContext(ctx, tt.stmt)
+			_, err := db.SQL().ExecContext(ctx, tt.stmt)
 			got := FormatError(err, "test", msgs)
 			if shop.ErrorCode(got) != tt.code || shop.ErrorMessage(got) != tt.msg {
 				t.Errorf("got %q %q, want %q %q (from %v)", shop.ErrorCode(got), shop.ErrorMessage(got), tt.code, tt.msg, err)

@@ -35,10 +35,10 @@ func (db *DB) AdminOrders(ctx context.Context, q shop.AdminOrderQuery) ([]shop.O
 	}
 	where := " WHERE " + strings.Join(conds, " AND ")
 	var total int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
+	if err := db.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT `+orderSummaryColumns+`
+	rows, err := db.SQL().QueryContext(ctx, `SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		append(args, shop.AdminOrdersPageSize, (max(q.Page, 1)-1)*shop.AdminOrdersPageSize)...)
 	if err != nil {
@@ -55,7 +55,7 @@ func likePrefix(s string) string {
 
 // OrderEvents returns an order's timeline, oldest first.
 func (db *DB) OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEvent, error) {
-	rows, err := db.query(ctx, `SELECT status, note, actor, created_at FROM order_events WHERE order_id = ? ORDER BY id`, orderID)
+	rows, err := db.Query(ctx, `SELECT status, note, actor, created_at FROM order_events WHERE order_id = ? ORDER BY id`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("order events: %w", err)
 	}
@@ -78,7 +78,7 @@ func (db *DB) OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEven
 // cannot both move it.
 func (db *DB) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.Order, error) {
 	if t.At.IsZero() {
-		t.At = db.now()
+		t.At = db.Now()
 	}
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		var res sql.Result

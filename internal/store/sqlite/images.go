@@ -23,7 +23,7 @@ func (db *DB) ImageRecords(ctx context.Context, urls []string) (map[string]shop.
 		for i, u := range batch {
 			args[i] = u
 		}
-		rows, err := db.db.QueryContext(ctx, `SELECT url, hash, width, height, etag, last_modified, error, checked_at
+		rows, err := db.SQL().QueryContext(ctx, `SELECT url, hash, width, height, etag, last_modified, error, checked_at
 			FROM images WHERE url IN (?`+strings.Repeat(",?", len(batch)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("image records: %w", err)
@@ -52,7 +52,7 @@ func (db *DB) ImageRecords(ctx context.Context, urls []string) (map[string]shop.
 // variants in the same transaction, so a reader sees the old set or the
 // new one, never a mix.
 func (db *DB) SaveImage(ctx context.Context, rec shop.ImageRecord, variants []shop.ImageVariant) error {
-	tx, err := db.db.BeginTx(ctx, nil)
+	tx, err := db.SQL().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("save image: %w", err)
 	}
@@ -86,7 +86,7 @@ func (db *DB) SaveImage(ctx context.Context, rec shop.ImageRecord, variants []sh
 func (db *DB) ProductImage(ctx context.Context, productID string, width int, format string) ([]byte, string, error) {
 	var data []byte
 	var hash string
-	err := db.db.QueryRowContext(ctx, `SELECT v.data, i.hash FROM products p
+	err := db.SQL().QueryRowContext(ctx, `SELECT v.data, i.hash FROM products p
 		JOIN images i ON i.url = p.image AND i.hash <> ''
 		JOIN image_variants v ON v.url = i.url AND v.width = ? AND v.format = ?
 		WHERE p.id = ?`, width, format, productID).Scan(&data, &hash)
@@ -101,7 +101,7 @@ func (db *DB) ProductImage(ctx context.Context, productID string, width int, for
 // PruneImages deletes the images no product names; their variants go with
 // them (ON DELETE CASCADE).
 func (db *DB) PruneImages(ctx context.Context) (int64, error) {
-	res, err := db.db.ExecContext(ctx, `DELETE FROM images WHERE url NOT IN (SELECT image FROM products)`)
+	res, err := db.SQL().ExecContext(ctx, `DELETE FROM images WHERE url NOT IN (SELECT image FROM products)`)
 	if err != nil {
 		return 0, fmt.Errorf("prune images: %w", err)
 	}
@@ -110,7 +110,7 @@ func (db *DB) PruneImages(ctx context.Context) (int64, error) {
 
 // PhotosChanged bumps the catalogue version, as ReplaceCatalog does.
 func (db *DB) PhotosChanged(ctx context.Context) error {
-	if _, err := db.db.ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+	if _, err := db.SQL().ExecContext(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
 		return fmt.Errorf("bump catalogue version: %w", err)
 	}
 	return nil

@@ -37,10 +37,10 @@ func (db *DB) Inbox(ctx context.Context, unhandledOnly bool, page int) ([]shop.C
 		where = " WHERE handled_at = 0"
 	}
 	var total int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM contact_messages`+where).Scan(&total); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM contact_messages`+where).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count inbox: %w", err)
 	}
-	rows, err := db.query(ctx, `SELECT `+inboxColumns+` FROM contact_messages`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+	rows, err := db.Query(ctx, `SELECT `+inboxColumns+` FROM contact_messages`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		shop.InboxPageSize, (max(page, 1)-1)*shop.InboxPageSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("inbox: %w", err)
@@ -59,12 +59,12 @@ func (db *DB) Inbox(ctx context.Context, unhandledOnly bool, page int) ([]shop.C
 
 // ContactMessage returns one message.
 func (db *DB) ContactMessage(ctx context.Context, id int64) (*shop.ContactMessage, error) {
-	return scanMessage(db.queryRow(ctx, `SELECT `+inboxColumns+` FROM contact_messages WHERE id = ?`, id))
+	return scanMessage(db.QueryRow(ctx, `SELECT `+inboxColumns+` FROM contact_messages WHERE id = ?`, id))
 }
 
 // MarkHandled marks a message handled once.
 func (db *DB) MarkHandled(ctx context.Context, id int64, actor string, at time.Time) (bool, error) {
-	res, err := db.exec(ctx, `UPDATE contact_messages SET handled_at = ?, handled_by = ? WHERE id = ? AND handled_at = 0`, at.Unix(), actor, id)
+	res, err := db.Exec(ctx, `UPDATE contact_messages SET handled_at = ?, handled_by = ? WHERE id = ? AND handled_at = 0`, at.Unix(), actor, id)
 	if err != nil {
 		return false, fmt.Errorf("mark handled: %w", err)
 	}

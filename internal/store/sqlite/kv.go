@@ -19,8 +19,8 @@ func (db *DB) KV() *KV { return &KV{db: db} }
 // Get returns the value for key, or nil when it is missing or expired.
 func (s *KV) Get(key string) ([]byte, error) {
 	var v []byte
-	err := s.db.queryRow(context.Background(), `SELECT value FROM kv WHERE key = ? AND (expires_at = 0 OR expires_at > ?)`,
-		key, s.db.now().Unix()).Scan(&v)
+	err := s.db.QueryRow(context.Background(), `SELECT value FROM kv WHERE key = ? AND (expires_at = 0 OR expires_at > ?)`,
+		key, s.db.Now().Unix()).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
@@ -36,9 +36,9 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 	}
 	var expires int64
 	if exp > 0 {
-		expires = s.db.now().Add(exp).Unix()
+		expires = s.db.Now().Add(exp).Unix()
 	}
-	_, err := s.db.exec(context.Background(), `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
+	_, err := s.db.Exec(context.Background(), `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
 		key, val, expires)
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 
 // Delete removes key.
 func (s *KV) Delete(key string) error {
-	if _, err := s.db.exec(context.Background(), `DELETE FROM kv WHERE key = ?`, key); err != nil {
+	if _, err := s.db.Exec(context.Background(), `DELETE FROM kv WHERE key = ?`, key); err != nil {
 		return fmt.Errorf("kv delete: %w", err)
 	}
 	return nil
@@ -57,7 +57,7 @@ func (s *KV) Delete(key string) error {
 
 // Reset removes every key.
 func (s *KV) Reset() error {
-	if _, err := s.db.exec(context.Background(), `DELETE FROM kv`); err != nil {
+	if _, err := s.db.Exec(context.Background(), `DELETE FROM kv`); err != nil {
 		return fmt.Errorf("kv reset: %w", err)
 	}
 	return nil
@@ -68,7 +68,7 @@ func (s *KV) Close() error { return nil }
 
 // DeleteExpired removes expired entries and reports how many went.
 func (s *KV) DeleteExpired(ctx context.Context) (int64, error) {
-	res, err := s.db.exec(ctx, `DELETE FROM kv WHERE expires_at > 0 AND expires_at <= ?`, s.db.now().Unix())
+	res, err := s.db.Exec(ctx, `DELETE FROM kv WHERE expires_at > 0 AND expires_at <= ?`, s.db.Now().Unix())
 	if err != nil {
 		return 0, fmt.Errorf("kv delete expired: %w", err)
 	}

@@ -20,7 +20,7 @@ func TestMigration_EmailVerified(t *testing.T) {
 	}
 	defer db.Close()
 	sub, _ := fs.Sub(migrations, "migrations")
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.db, sub)
+	p, err := goose.NewProvider(goose.DialectSQLite3, db.SQL(), sub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestMigration_EmailVerified(t *testing.T) {
 		`INSERT INTO users (id, email, google_subject, created_at) VALUES ('usr_g', 'g@example.com', 'sub-g', 1)`,
 		`INSERT INTO staff (user_id, role, created_at) VALUES ('usr_pw', 'admin', 1)`,
 	} {
-		if _, err := db.db.ExecContext(ctx, q); err != nil {
+		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}

@@ -105,13 +105,13 @@ func (db *DB) ClaimCart(ctx context.Context, owner, key string, build func(shop.
 		}
 		o.Status, o.CartOwner, o.IdempotencyKey = shop.StatusPending, owner, key
 		if o.CreatedAt.IsZero() {
-			o.CreatedAt = db.now().UTC().Truncate(time.Second)
+			o.CreatedAt = db.Now().UTC().Truncate(time.Second)
 		}
 		if err := insertOrder(ctx, tx, o); err != nil {
 			return fmt.Errorf("claim order: %w", err)
 		}
 		// Stock is taken with the claim, in its transaction (issue 17).
-		if err := takeStock(ctx, tx, o.Lines, db.now()); err != nil {
+		if err := takeStock(ctx, tx, o.Lines, db.Now()); err != nil {
 			return err
 		}
 		out = o
@@ -126,7 +126,7 @@ func (db *DB) ClaimCart(ctx context.Context, owner, key string, build func(shop.
 // PlacedFromCart counts the orders placed from owner's cart.
 func (db *DB) PlacedFromCart(ctx context.Context, owner string) (int, error) {
 	var n int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status != ?`, owner, shop.StatusPending).Scan(&n); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status != ?`, owner, shop.StatusPending).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count cart orders: %w", err)
 	}
 	return n, nil
@@ -172,7 +172,7 @@ func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
 		} else if err != nil {
 			return fmt.Errorf("release order: %w", err)
 		}
-		if err := returnStock(ctx, tx, orderID, db.now()); err != nil {
+		if err := returnStock(ctx, tx, orderID, db.Now()); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
@@ -184,7 +184,7 @@ func (db *DB) ReleaseOrder(ctx context.Context, orderID string) error {
 
 // ExpiredClaims lists pending orders whose lease has ended.
 func (db *DB) ExpiredClaims(ctx context.Context, now time.Time) ([]shop.Order, error) {
-	rows, err := db.query(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
+	rows, err := db.Query(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
 		shop.StatusPending, now.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("expired claims: %w", err)
@@ -208,7 +208,7 @@ func (db *DB) TakeLease(ctx context.Context, orderID string, old, until time.Tim
 	if !old.IsZero() {
 		oldUnix = old.Unix()
 	}
-	res, err := db.exec(ctx, `UPDATE orders SET lease_until = ? WHERE id = ? AND status = ? AND lease_until = ?`,
+	res, err := db.Exec(ctx, `UPDATE orders SET lease_until = ? WHERE id = ? AND status = ? AND lease_until = ?`,
 		until.Unix(), orderID, shop.StatusPending, oldUnix)
 	if err != nil {
 		return false, fmt.Errorf("take lease: %w", err)
@@ -220,9 +220,9 @@ func (db *DB) TakeLease(ctx context.Context, orderID string, old, until time.Tim
 // RecordCharge stores a gateway charge unless its key has one.
 func (db *DB) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, error) {
 	if c.CreatedAt.IsZero() {
-		c.CreatedAt = db.now().UTC().Truncate(time.Second)
+		c.CreatedAt = db.Now().UTC().Truncate(time.Second)
 	}
-	if _, err := db.exec(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
+	if _, err := db.Exec(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
 		VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`, c.Key, c.Amount, c.Outcome, c.CreatedAt.Unix()); err != nil {
 		return shop.Charge{}, fmt.Errorf("record charge: %w", err)
 	}
@@ -237,7 +237,7 @@ func (db *DB) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, err
 func (db *DB) ChargeByKey(ctx context.Context, key string) (*shop.Charge, error) {
 	var c shop.Charge
 	var created int64
-	err := db.queryRow(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
+	err := db.QueryRow(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
 		Scan(&c.Key, &c.Amount, &c.Outcome, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoCharge)
@@ -250,16 +250,16 @@ func (db *DB) ChargeByKey(ctx context.Context, key string) (*shop.Charge, error)
 
 // OrderByKey returns the order placed under an idempotency key.
 func (db *DB) OrderByKey(ctx context.Context, key string) (*shop.Order, error) {
-	return scanOrder(db.queryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
+	return scanOrder(db.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
 }
 
 // Order returns an order with its lines.
 func (db *DB) Order(ctx context.Context, id string) (*shop.Order, error) {
-	o, err := scanOrder(db.queryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE id = ?`, id))
+	o, err := scanOrder(db.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE id = ?`, id))
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.query(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
+	rows, err := db.Query(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
 	if err != nil {
 		return nil, fmt.Errorf("order lines: %w", err)
 	}
@@ -284,7 +284,7 @@ func (db *DB) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int,
 		args = append(args, q.Status)
 	}
 	var total int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count orders: %w", err)
 	}
 	dir := "ASC"
@@ -299,7 +299,7 @@ func (db *DB) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int,
 		col = "status"
 	}
 	page := max(q.Page, 1)
-	rows, err := db.query(ctx, `SELECT `+orderSummaryColumns+`
+	rows, err := db.Query(ctx, `SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY `+col+` `+dir+`, created_at `+dir+`, id `+dir+` LIMIT ? OFFSET ?`,
 		append(args, shop.OrdersPageSize, (page-1)*shop.OrdersPageSize)...)
 	if err != nil {
@@ -343,7 +343,7 @@ func (s scannerWith) Scan(dest ...any) error { return s.rows.Scan(append(dest, s
 // CountOrders counts a user's placed orders.
 func (db *DB) CountOrders(ctx context.Context, userID string) (int, error) {
 	var n int
-	err := db.queryRow(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = ? AND status != 'pending'`, userID).Scan(&n)
+	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = ? AND status != 'pending'`, userID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count orders: %w", err)
 	}
@@ -352,7 +352,7 @@ func (db *DB) CountOrders(ctx context.Context, userID string) (int, error) {
 
 // SaveCard keeps a card's brand, last four and expiry for the next checkout.
 func (db *DB) SaveCard(ctx context.Context, userID string, c shop.SavedCard) error {
-	_, err := db.exec(ctx, `INSERT INTO saved_cards (user_id, brand, last4, exp_month, exp_year, name) VALUES (?, ?, ?, ?, ?, ?)
+	_, err := db.Exec(ctx, `INSERT INTO saved_cards (user_id, brand, last4, exp_month, exp_year, name) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET brand = excluded.brand, last4 = excluded.last4, exp_month = excluded.exp_month,
 		exp_year = excluded.exp_year, name = excluded.name`, userID, c.Brand, c.Last4, c.ExpMonth, c.ExpYear, c.Name)
 	if err != nil {
@@ -364,7 +364,7 @@ func (db *DB) SaveCard(ctx context.Context, userID string, c shop.SavedCard) err
 // SavedCard returns the user's saved card, or nil.
 func (db *DB) SavedCard(ctx context.Context, userID string) (*shop.SavedCard, error) {
 	var c shop.SavedCard
-	err := db.queryRow(ctx, `SELECT brand, last4, exp_month, exp_year, name FROM saved_cards WHERE user_id = ?`, userID).
+	err := db.QueryRow(ctx, `SELECT brand, last4, exp_month, exp_year, name FROM saved_cards WHERE user_id = ?`, userID).
 		Scan(&c.Brand, &c.Last4, &c.ExpMonth, &c.ExpYear, &c.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

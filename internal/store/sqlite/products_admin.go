@@ -25,10 +25,10 @@ func (db *DB) AdminProducts(ctx context.Context, query string, page int) ([]shop
 		args = append(args, like, like)
 	}
 	var total int
-	if err := db.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM products p`+where, args...).Scan(&total); err != nil {
+	if err := db.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM products p`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count products: %w", err)
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT `+productColumns+` FROM products p`+where+` ORDER BY p.id LIMIT ? OFFSET ?`,
+	rows, err := db.SQL().QueryContext(ctx, `SELECT `+productColumns+` FROM products p`+where+` ORDER BY p.id LIMIT ? OFFSET ?`,
 		append(args, shop.AdminProductsPageSize, (max(page, 1)-1)*shop.AdminProductsPageSize)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin products: %w", err)
@@ -47,7 +47,7 @@ func (db *DB) AdminProducts(ctx context.Context, query string, page int) ([]shop
 
 // AdminProduct returns a product, hidden or not.
 func (db *DB) AdminProduct(ctx context.Context, id string) (*shop.Product, error) {
-	p, err := scanProduct(db.queryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ?`, id))
+	p, err := scanProduct(db.QueryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
 	} else if err != nil {
@@ -60,7 +60,7 @@ func (db *DB) AdminProduct(ctx context.Context, id string) (*shop.Product, error
 func (db *DB) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 	p := e.Product
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		now := db.now().Unix()
+		now := db.Now().Unix()
 		if e.New {
 			_, err := tx.ExecContext(ctx, `INSERT INTO products (id, title, description, category, price_cents, original_price_cents,
 				image, featured, hidden, stock, stock_changed_at, source, staff_edited, updated_at)

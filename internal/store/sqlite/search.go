@@ -486,14 +486,14 @@ func (db *DB) WarmSearch(ctx context.Context) error {
 func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
 	w, args := where(f)
 	var page shop.ProductPage
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&page.Total); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("count products: %w", err)
 	}
 	order := " ORDER BY p.price_cents, p.id"
 	if f.Sort == shop.SortPriceDesc {
 		order = " ORDER BY p.price_cents DESC, p.id DESC"
 	}
-	rows, err := db.query(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
+	rows, err := db.Query(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
 		append(args, max(f.PageSize, 0), max(f.Offset(), 0))...)
 	if err != nil {
 		return page, fmt.Errorf("list products: %w", err)

@@ -18,7 +18,13 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
+
+// dialect is SQLite's part of the shared store: ? placeholders, MIN of
+// two values, LIKE that ignores ASCII case, and no locks (a transaction
+// that writes begins IMMEDIATE, so writers already run one at a time).
+var dialect = sqlstore.Dialect{FormatError: FormatError, Least: "MIN", ILike: "LIKE"}
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -30,10 +36,8 @@ const maxConns = 8
 
 // DB is the SQLite-backed store.
 type DB struct {
-	db    *sql.DB
-	stmts stmts
-	now   func() time.Time
-	stem  *stemmer
+	*sqlstore.Store
+	stem *stemmer
 	// search is what Search keeps between searches (search.go).
 	search *searchIndex
 	// path and file are the database's path and the file it named at
@@ -87,7 +91,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		sqldb.Close()
 		return nil, err
 	}
-	db := &DB{db: sqldb, now: time.Now, stem: stem, search: newSearchIndex()}
+	db := &DB{Store: sqlstore.New(sqldb, dialect, time.Now), stem: stem, search: newSearchIndex()}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -108,7 +112,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.db, sub)
+	p, err := goose.NewProvider(goose.DialectSQLite3, db.SQL(), sub)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
@@ -118,9 +122,6 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// SetClock replaces the clock; tests use it to control expiry.
-func (db *DB) SetClock(now func() time.Time) { db.now = now }
-
 // Ping checks that the database answers a query, from the file its path
 // still names.
 func (db *DB) Ping(ctx context.Context) error {
@@ -128,7 +129,7 @@ func (db *DB) Ping(ctx context.Context) error {
 		return err
 	}
 	var one int
-	if err := db.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+	if err := db.SQL().QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 		return fmt.Errorf("ping sqlite: %w", err)
 	}
 	return nil
@@ -160,7 +161,7 @@ func (db *DB) Heartbeat(ctx context.Context, at time.Time) error {
 	if err := db.sameFile(); err != nil {
 		return err
 	}
-	_, err := db.exec(ctx, `UPDATE heartbeat SET beat_at = ?,
+	_, err := db.Exec(ctx, `UPDATE heartbeat SET beat_at = ?,
 		pad = zeroblob(CASE WHEN length(pad) = 12288 THEN 12289 ELSE 12288 END) WHERE id = 1`, at.UnixMilli())
 	return FormatError(err, "heartbeat", nil)
 }
@@ -172,7 +173,7 @@ func (db *DB) SetMaxPages(ctx context.Context, n int64) (int64, error) {
 	if n <= 0 {
 		n = 1073741823 // SQLite's default
 	}
-	all := db.db.Stats().MaxOpenConnections
+	all := db.SQL().Stats().MaxOpenConnections
 	conns := make([]*sql.Conn, 0, all)
 	defer func() {
 		for _, c := range conns {
@@ -182,7 +183,7 @@ func (db *DB) SetMaxPages(ctx context.Context, n int64) (int64, error) {
 	var pages int64
 	// Holding every connection at once reaches each of the pool's.
 	for range all {
-		c, err := db.db.Conn(ctx)
+		c, err := db.SQL().Conn(ctx)
 		if err != nil {
 			return 0, fmt.Errorf("max pages: %w", err)
 		}
@@ -200,14 +201,14 @@ func (db *DB) SetMaxPages(ctx context.Context, n int64) (int64, error) {
 // Close closes the database.
 func (db *DB) Close() error {
 	db.stem.Close()
-	db.stmts.close()
-	return db.db.Close()
+	db.Store.Close()
+	return db.SQL().Close()
 }
 
 // JournalMode reports SQLite's journal mode ("wal" for file databases).
 func (db *DB) JournalMode(ctx context.Context) (string, error) {
 	var mode string
-	if err := db.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+	if err := db.SQL().QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 		return "", fmt.Errorf("read journal mode: %w", err)
 	}
 	return mode, nil

@@ -17,9 +17,9 @@ var (
 
 // GrantStaff gives an account a back-office role.
 func (db *DB) GrantStaff(ctx context.Context, email, role string) (*shop.Staff, error) {
-	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: db.now().UTC().Truncate(time.Second)}
+	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: db.Now().UTC().Truncate(time.Second)}
 	var verified bool
-	err := db.queryRow(ctx, `SELECT id, email_verified FROM users WHERE email = ? AND is_guest = 0`, st.Email).Scan(&st.UserID, &verified)
+	err := db.QueryRow(ctx, `SELECT id, email_verified FROM users WHERE email = ? AND is_guest = 0`, st.Email).Scan(&st.UserID, &verified)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoStaffAccount, st.Email)
 	} else if err != nil {
@@ -30,7 +30,7 @@ func (db *DB) GrantStaff(ctx context.Context, email, role string) (*shop.Staff, 
 	if !verified {
 		return nil, shop.Errorf(shop.EINVALID, shop.MsgStaffUnverified, st.Email)
 	}
-	if _, err := db.exec(ctx, `INSERT INTO staff (user_id, role, created_at) VALUES (?, ?, ?)
+	if _, err := db.Exec(ctx, `INSERT INTO staff (user_id, role, created_at) VALUES (?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET role = excluded.role`, st.UserID, role, st.CreatedAt.Unix()); err != nil {
 		return nil, fmt.Errorf("grant staff: %w", err)
 	}
@@ -39,7 +39,7 @@ func (db *DB) GrantStaff(ctx context.Context, email, role string) (*shop.Staff, 
 
 // RevokeStaff removes an account's role.
 func (db *DB) RevokeStaff(ctx context.Context, email string) (bool, error) {
-	res, err := db.exec(ctx, `DELETE FROM staff WHERE user_id IN (SELECT id FROM users WHERE email = ?)`, shop.NormalizeEmail(email))
+	res, err := db.Exec(ctx, `DELETE FROM staff WHERE user_id IN (SELECT id FROM users WHERE email = ?)`, shop.NormalizeEmail(email))
 	if err != nil {
 		return false, fmt.Errorf("revoke staff: %w", err)
 	}
@@ -50,7 +50,7 @@ func (db *DB) RevokeStaff(ctx context.Context, email string) (bool, error) {
 // StaffRole returns the user's role, "" when not staff.
 func (db *DB) StaffRole(ctx context.Context, userID string) (string, error) {
 	var role string
-	err := db.queryRow(ctx, `SELECT role FROM staff WHERE user_id = ?`, userID).Scan(&role)
+	err := db.QueryRow(ctx, `SELECT role FROM staff WHERE user_id = ?`, userID).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	} else if err != nil {
@@ -61,7 +61,7 @@ func (db *DB) StaffRole(ctx context.Context, userID string) (string, error) {
 
 // ListStaff lists staff members by e-mail.
 func (db *DB) ListStaff(ctx context.Context) ([]shop.Staff, error) {
-	rows, err := db.query(ctx, `SELECT s.user_id, u.email, s.role, s.created_at FROM staff s JOIN users u ON u.id = s.user_id ORDER BY u.email`)
+	rows, err := db.Query(ctx, `SELECT s.user_id, u.email, s.role, s.created_at FROM staff s JOIN users u ON u.id = s.user_id ORDER BY u.email`)
 	if err != nil {
 		return nil, fmt.Errorf("list staff: %w", err)
 	}
@@ -82,9 +82,9 @@ func (db *DB) ListStaff(ctx context.Context) ([]shop.Staff, error) {
 // RecordAudit appends an entry to the audit log.
 func (db *DB) RecordAudit(ctx context.Context, e shop.AuditEntry) error {
 	if e.CreatedAt.IsZero() {
-		e.CreatedAt = db.now()
+		e.CreatedAt = db.Now()
 	}
-	if _, err := db.exec(ctx, `INSERT INTO audit_log (actor, action, subject, before, after, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	if _, err := db.Exec(ctx, `INSERT INTO audit_log (actor, action, subject, before, after, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		e.Actor, e.Action, e.Subject, e.Before, e.After, e.CreatedAt.Unix()); err != nil {
 		return fmt.Errorf("record audit: %w", err)
 	}
@@ -94,10 +94,10 @@ func (db *DB) RecordAudit(ctx context.Context, e shop.AuditEntry) error {
 // AuditLog returns a page of the audit log, newest first.
 func (db *DB) AuditLog(ctx context.Context, page int) ([]shop.AuditEntry, int, error) {
 	var total int
-	if err := db.queryRow(ctx, `SELECT COUNT(*) FROM audit_log`).Scan(&total); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log`).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count audit log: %w", err)
 	}
-	rows, err := db.query(ctx, `SELECT id, actor, action, subject, before, after, created_at FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`,
+	rows, err := db.Query(ctx, `SELECT id, actor, action, subject, before, after, created_at FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`,
 		shop.AuditPageSize, (max(page, 1)-1)*shop.AuditPageSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit log: %w", err)

@@ -15,7 +15,7 @@ var _ shop.StockStore = (*DB)(nil)
 // Stock reads a product's stock from the table.
 func (db *DB) Stock(ctx context.Context, productID string) (int, error) {
 	var n int
-	err := db.queryRow(ctx, `SELECT stock FROM products WHERE id = ? AND hidden = 0`, productID).Scan(&n)
+	err := db.QueryRow(ctx, `SELECT stock FROM products WHERE id = ? AND hidden = 0`, productID).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUnknownProduct)
 	} else if err != nil {
@@ -27,7 +27,7 @@ func (db *DB) Stock(ctx context.Context, productID string) (int, error) {
 // StockChanges returns the stock of the products whose stock changed at or
 // after since.
 func (db *DB) StockChanges(ctx context.Context, since time.Time) (map[string]int, error) {
-	rows, err := db.query(ctx, `SELECT id, stock FROM products WHERE stock_changed_at >= ?`, since.Unix())
+	rows, err := db.Query(ctx, `SELECT id, stock FROM products WHERE stock_changed_at >= ?`, since.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("stock changes: %w", err)
 	}

@@ -15,11 +15,11 @@ var _ shop.ThrottleStore = (*DB)(nil)
 // Hit counts one hit in one statement, so concurrent hits from several
 // instances are all counted; a hit after the window ended starts a new one.
 func (db *DB) Hit(ctx context.Context, key string, window time.Duration) (int, time.Time, error) {
-	now := db.now().Unix()
-	end := db.now().Add(window).Unix()
+	now := db.Now().Unix()
+	end := db.Now().Add(window).Unix()
 	var hits int
 	var resets int64
-	err := db.queryRow(ctx, `INSERT INTO throttle (key, hits, window_end) VALUES (?, 1, ?)
+	err := db.QueryRow(ctx, `INSERT INTO throttle (key, hits, window_end) VALUES (?, 1, ?)
 		ON CONFLICT (key) DO UPDATE SET
 			hits = CASE WHEN window_end <= ? THEN 1 ELSE hits + 1 END,
 			window_end = CASE WHEN window_end <= ? THEN excluded.window_end ELSE window_end END
@@ -34,7 +34,7 @@ func (db *DB) Hit(ctx context.Context, key string, window time.Duration) (int, t
 func (db *DB) Hits(ctx context.Context, key string) (int, time.Time, error) {
 	var hits int
 	var resets int64
-	err := db.queryRow(ctx, `SELECT hits, window_end FROM throttle WHERE key = ? AND window_end > ?`, key, db.now().Unix()).
+	err := db.QueryRow(ctx, `SELECT hits, window_end FROM throttle WHERE key = ? AND window_end > ?`, key, db.Now().Unix()).
 		Scan(&hits, &resets)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, time.Time{}, nil
@@ -46,7 +46,7 @@ func (db *DB) Hits(ctx context.Context, key string) (int, time.Time, error) {
 
 // ClearHits forgets a key.
 func (db *DB) ClearHits(ctx context.Context, key string) error {
-	if _, err := db.exec(ctx, `DELETE FROM throttle WHERE key = ?`, key); err != nil {
+	if _, err := db.Exec(ctx, `DELETE FROM throttle WHERE key = ?`, key); err != nil {
 		return fmt.Errorf("throttle clear: %w", err)
 	}
 	return nil
@@ -54,7 +54,7 @@ func (db *DB) ClearHits(ctx context.Context, key string) error {
 
 // DeleteExpiredThrottles removes counters whose window ended.
 func (db *DB) DeleteExpiredThrottles(ctx context.Context) (int64, error) {
-	res, err := db.exec(ctx, `DELETE FROM throttle WHERE window_end <= ?`, db.now().Unix())
+	res, err := db.Exec(ctx, `DELETE FROM throttle WHERE window_end <= ?`, db.Now().Unix())
 	if err != nil {
 		return 0, fmt.Errorf("throttle sweep: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 var (
@@ -47,12 +48,12 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 	if u.Country == "" {
 		u.Country = shop.DefaultCountry
 	}
-	u.CreatedAt = db.now().UTC().Truncate(time.Second)
+	u.CreatedAt = db.Now().UTC().Truncate(time.Second)
 	var hash any
 	if passwordHash != nil {
 		hash = string(passwordHash)
 	}
-	_, err := db.exec(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
+	_, err := db.Exec(ctx, `INSERT INTO users (id, email, display_name, password_hash, google_subject,
 		phone_number, address, city, state, zip_code, country, is_guest, email_verified, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		u.ID, nullable(u.Email), u.DisplayName, hash, nullable(u.GoogleSubject), u.PhoneNumber, u.Address, u.City,
@@ -66,13 +67,13 @@ func (db *DB) CreateUser(ctx context.Context, u *shop.User, passwordHash []byte)
 
 // UserByID returns a user or an ENOTFOUND.
 func (db *DB) UserByID(ctx context.Context, id string) (*shop.User, error) {
-	return scanUser(db.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return scanUser(db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
 }
 
 // UserByEmail returns the account with the normalised email and its hash.
 func (db *DB) UserByEmail(ctx context.Context, email string) (*shop.User, []byte, error) {
 	var hash sql.NullString
-	u, err := scanUser(db.queryRow(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`,
+	u, err := scanUser(db.QueryRow(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`,
 		shop.NormalizeEmail(email)), &hash)
 	if err != nil {
 		return nil, nil, err
@@ -85,12 +86,12 @@ func (db *DB) UserByEmail(ctx context.Context, email string) (*shop.User, []byte
 
 // UserByGoogleSubject returns the account linked to a Google subject.
 func (db *DB) UserByGoogleSubject(ctx context.Context, sub string) (*shop.User, error) {
-	return scanUser(db.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE google_subject = ?`, sub))
+	return scanUser(db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE google_subject = ?`, sub))
 }
 
 // LinkGoogle records that an account signs in with a Google subject.
 func (db *DB) LinkGoogle(ctx context.Context, userID, sub string) error {
-	res, err := db.exec(ctx, `UPDATE users SET google_subject = ? WHERE id = ?`, sub, userID)
+	res, err := db.Exec(ctx, `UPDATE users SET google_subject = ? WHERE id = ?`, sub, userID)
 	if err != nil {
 		return FormatError(err, "link google", Messages{shop.ECONFLICT: shop.MsgGoogleInUse})
 	}
@@ -109,7 +110,7 @@ func (db *DB) MarkEmailVerified(ctx context.Context, userID string) error {
 // only while it is still unverified.
 func (db *DB) TakeOverUnverified(ctx context.Context, userID, sub string) (int64, error) {
 	var gen int64
-	err := db.queryRow(ctx, `UPDATE users SET password_hash = NULL, google_subject = ?, email_verified = 1,
+	err := db.QueryRow(ctx, `UPDATE users SET password_hash = NULL, google_subject = ?, email_verified = 1,
 		session_gen = session_gen + 1 WHERE id = ? AND email_verified = 0 AND is_guest = 0 RETURNING session_gen`,
 		sub, userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -133,7 +134,7 @@ func (db *DB) UpdateProfile(ctx context.Context, userID string, p shop.Profile) 
 // SetPassword replaces the password hash and bumps the session generation.
 func (db *DB) SetPassword(ctx context.Context, userID string, hash []byte) (int64, error) {
 	var gen int64
-	err := db.queryRow(ctx, `UPDATE users SET password_hash = ?, session_gen = session_gen + 1
+	err := db.QueryRow(ctx, `UPDATE users SET password_hash = ?, session_gen = session_gen + 1
 		WHERE id = ? RETURNING session_gen`, string(hash), userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
@@ -147,7 +148,7 @@ func (db *DB) SetPassword(ctx context.Context, userID string, hash []byte) (int6
 // itself with the returned generation.
 func (db *DB) BumpSessionGen(ctx context.Context, userID string) (int64, error) {
 	var gen int64
-	err := db.queryRow(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ? RETURNING session_gen`,
+	err := db.QueryRow(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ? RETURNING session_gen`,
 		userID).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
@@ -240,7 +241,7 @@ func (db *DB) RevokeSignInLinks(ctx context.Context, userID string) error {
 }
 
 func (db *DB) createToken(ctx context.Context, table, userID, tokenHash string, expires time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO `+table+` (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+	_, err := db.Exec(ctx, `INSERT INTO `+table+` (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
 		tokenHash, userID, expires.Unix())
 	return FormatError(err, "insert "+table, Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
 }
@@ -249,8 +250,8 @@ func (db *DB) createToken(ctx context.Context, table, userID, tokenHash string, 
 // any other token is an ENOTFOUND with msg.
 func (db *DB) consumeToken(ctx context.Context, table, tokenHash, msg string) (string, error) {
 	var userID string
-	now := db.now().Unix()
-	err := db.queryRow(ctx, `UPDATE `+table+` SET used_at = ?
+	now := db.Now().Unix()
+	err := db.QueryRow(ctx, `UPDATE `+table+` SET used_at = ?
 		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", shop.Errorf(shop.ENOTFOUND, "%s", msg)
@@ -261,8 +262,8 @@ func (db *DB) consumeToken(ctx context.Context, table, tokenHash, msg string) (s
 }
 
 func (db *DB) revokeTokens(ctx context.Context, table, userID string) error {
-	if _, err := db.exec(ctx, `UPDATE `+table+` SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
-		db.now().Unix(), userID); err != nil {
+	if _, err := db.Exec(ctx, `UPDATE `+table+` SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+		db.Now().Unix(), userID); err != nil {
 		return fmt.Errorf("revoke %s: %w", table, err)
 	}
 	return nil
@@ -271,7 +272,7 @@ func (db *DB) revokeTokens(ctx context.Context, table, userID string) error {
 // CreateEmailConfirmation stores a confirmation link's hash, with the
 // Google subject it links ("" for none).
 func (db *DB) CreateEmailConfirmation(ctx context.Context, userID, tokenHash, googleSubject string, expires time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO email_confirmations (token_hash, user_id, google_subject, expires_at) VALUES (?, ?, ?, ?)`,
+	_, err := db.Exec(ctx, `INSERT INTO email_confirmations (token_hash, user_id, google_subject, expires_at) VALUES (?, ?, ?, ?)`,
 		tokenHash, userID, nullable(googleSubject), expires.Unix())
 	return FormatError(err, "insert email_confirmations", Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
 }
@@ -279,8 +280,8 @@ func (db *DB) CreateEmailConfirmation(ctx context.Context, userID, tokenHash, go
 // ConsumeEmailConfirmation uses a confirmation link once.
 func (db *DB) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) (string, string, error) {
 	var userID, sub string
-	now := db.now().Unix()
-	err := db.queryRow(ctx, `UPDATE email_confirmations SET used_at = ?
+	now := db.Now().Unix()
+	err := db.QueryRow(ctx, `UPDATE email_confirmations SET used_at = ?
 		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, COALESCE(google_subject, '')`,
 		now, tokenHash, now).Scan(&userID, &sub)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -301,8 +302,8 @@ func (db *DB) RevokeEmailConfirmations(ctx context.Context, userID string) error
 // nothing (reads never write).
 func (db *DB) PasswordResetUsable(ctx context.Context, tokenHash string) (bool, error) {
 	var n int
-	err := db.queryRow(ctx, `SELECT count(*) FROM password_resets
-		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, tokenHash, db.now().Unix()).Scan(&n)
+	err := db.QueryRow(ctx, `SELECT count(*) FROM password_resets
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, tokenHash, db.Now().Unix()).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("check password reset: %w", err)
 	}
@@ -311,8 +312,8 @@ func (db *DB) PasswordResetUsable(ctx context.Context, tokenHash string) (bool, 
 
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
 func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
-	_, err := db.exec(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
-		m.To, m.Subject, m.Body, db.now().Unix())
+	_, err := db.Exec(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
+		m.To, m.Subject, m.Body, db.Now().Unix())
 	if err != nil {
 		return fmt.Errorf("insert outbox: %w", err)
 	}
@@ -321,7 +322,7 @@ func (db *DB) AddToOutbox(ctx context.Context, m shop.Email) error {
 
 // Outbox lists kept e-mails, newest first.
 func (db *DB) Outbox(ctx context.Context) ([]shop.Email, error) {
-	rows, err := db.query(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
+	rows, err := db.Query(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list outbox: %w", err)
 	}
@@ -338,7 +339,7 @@ func (db *DB) Outbox(ctx context.Context) ([]shop.Email, error) {
 }
 
 func (db *DB) execOne(ctx context.Context, what, query string, args ...any) error {
-	res, err := db.exec(ctx, query, args...)
+	res, err := db.Exec(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -349,24 +350,13 @@ func (db *DB) execOne(ctx context.Context, what, query string, args ...any) erro
 }
 
 func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := db.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return db.InTx(ctx, func(tx sqlstore.Tx) error { return fn(tx.Tx) })
 }
 
 // CountGuests reports how many guest users exist (tests and housekeeping).
 func (db *DB) CountGuests(ctx context.Context) int {
 	var n int
-	_ = db.queryRow(ctx, `SELECT COUNT(*) FROM users WHERE is_guest = 1`).Scan(&n)
+	_ = db.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE is_guest = 1`).Scan(&n)
 	return n
 }
 
@@ -374,6 +364,6 @@ func (db *DB) CountGuests(ctx context.Context) int {
 // (tests).
 func (db *DB) CountCharges(ctx context.Context) int {
 	var n int
-	_ = db.queryRow(ctx, `SELECT COUNT(*) FROM gateway_charges`).Scan(&n)
+	_ = db.QueryRow(ctx, `SELECT COUNT(*) FROM gateway_charges`).Scan(&n)
 	return n
 }
