@@ -1,0 +1,45 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"fmt"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// ProductColumns are a product's columns (the table as p), with its
+// photo's hash and size from the images table, in scanProduct's order.
+const ProductColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured,
+	p.stock, p.original_price_cents, p.hidden,
+	COALESCE((SELECT i.hash FROM images i WHERE i.url = p.image), ''),
+	COALESCE((SELECT i.width FROM images i WHERE i.url = p.image), 0),
+	COALESCE((SELECT i.height FROM images i WHERE i.url = p.image), 0)`
+
+// ScanProduct scans ProductColumns, then into extra any columns after them.
+func ScanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
+	var p shop.Product
+	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured,
+		&p.Stock, &p.Original, &p.Hidden, &p.Photo.Hash, &p.Photo.Width, &p.Photo.Height}, extra...)...)
+	return p, err
+}
+
+// ScanProducts reads every row of rows as ProductColumns, and closes rows.
+func ScanProducts(rows *sql.Rows) ([]shop.Product, error) {
+	defer rows.Close()
+	var out []shop.Product
+	for rows.Next() {
+		p, err := ScanProduct(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan product: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read products: %w", err)
+	}
+	return out, nil
+}
+
+// unknownProduct is what a cart or wishlist change for a product that is
+// not (or no longer) in the catalogue breaks: the foreign key.
+var unknownProduct = Messages{shop.ENOTFOUND: shop.MsgUnknownProduct}
