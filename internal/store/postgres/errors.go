@@ -72,7 +72,7 @@ func Unavailable(err error) bool {
 		return false
 	}
 	if errors.Is(err, shop.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, puddle.ErrClosedPool) || pgconn.Timeout(err) {
+		errors.Is(err, puddle.ErrClosedPool) || sqlstore.Closed(err) || pgconn.Timeout(err) {
 		return true
 	}
 	var ce *pgconn.ConnectError

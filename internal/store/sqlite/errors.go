@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 
@@ -55,17 +54,6 @@ func errorCode(err error) string {
 	return ""
 }
 
-// errClosed is database/sql's error for a closed database, which it does
-// not export: taken once from a database closed at start, so Unavailable
-// recognises it by identity, not by its text.
-var errClosed = func() error {
-	d, err := sql.Open("sqlite", ":memory:")
-	if err != nil {
-		return err
-	}
-	d.Close()
-	return d.PingContext(context.Background())
-}()
 
 // Unavailable reports whether err says the database cannot serve now
 // rather than that the request was wrong: the disk is full, the file is
@@ -77,7 +65,7 @@ func Unavailable(err error) bool {
 		return false
 	}
 	if errors.Is(err, shop.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, sql.ErrConnDone) || (errClosed != nil && errors.Is(err, errClosed)) {
+		sqlstore.Closed(err) {
 		return true
 	}
 	var e *sqlite.Error

@@ -10,6 +10,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +24,28 @@ import (
 // statement breaks a constraint of that code; a Dialect's FormatError
 // reads it.
 type Messages map[string]string
+
+// errClosed is database/sql's error for a closed database, which it does
+// not export: taken once from a handle closed at start, so Closed knows it
+// by identity, not by its text.
+var errClosed = func() error {
+	d := sql.OpenDB(nopConnector{})
+	d.Close()
+	return d.PingContext(context.Background())
+}()
+
+// Closed reports whether err says the database handle, or the connection
+// it was using, is closed: the database cannot serve, not a request gone
+// wrong.
+func Closed(err error) bool {
+	return errors.Is(err, sql.ErrConnDone) || errClosed != nil && errors.Is(err, errClosed)
+}
+
+// nopConnector is a connector that is never asked for a connection.
+type nopConnector struct{}
+
+func (nopConnector) Connect(context.Context) (driver.Conn, error) { return nil, driver.ErrBadConn }
+func (nopConnector) Driver() driver.Driver                        { return nil }
 
 // Dialect is what differs between the databases.
 type Dialect struct {

@@ -1,0 +1,231 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Cart returns the owner's cart, oldest line first, priced from the catalogue.
+func (s *Store) Cart(ctx context.Context, owner string) (shop.Cart, error) {
+	return CartIn(ctx, s.Query, owner)
+}
+
+// CartIn reads a cart with query: the store's prepared statements, or a
+// transaction's Query when the cart must be the one it then changes.
+func CartIn(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), owner string) (shop.Cart, error) {
+	rows, err := query(ctx, `SELECT `+ProductColumns+`, c.quantity, c.added_at
+		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
+	if err != nil {
+		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
+	}
+	defer rows.Close()
+	var cart shop.Cart
+	for rows.Next() {
+		var l shop.CartLine
+		var added int64
+		var err error
+		if l.Product, err = ScanProduct(rows, &l.Quantity, &added); err != nil {
+			return shop.Cart{}, fmt.Errorf("scan cart line: %w", err)
+		}
+		l.AddedAt = time.Unix(added, 0).UTC()
+		cart.Lines = append(cart.Lines, l)
+	}
+	return cart, rows.Err()
+}
+
+// CartCount is the number of items in the owner's cart.
+func (s *Store) CartCount(ctx context.Context, owner string) (int, error) {
+	var n int
+	if err := s.QueryRow(ctx, `SELECT COALESCE(SUM(quantity), 0) FROM cart_items WHERE owner = ?`, owner).Scan(&n); err != nil {
+		return 0, s.FormatError(err, "count cart", nil)
+	}
+	return n, nil
+}
+
+// AddToCart adds in one statement: the database does the arithmetic, so
+// two concurrent adds (from any instance) cannot both read the old
+// quantity, and the cap is checked against the sum.
+func (s *Store) AddToCart(ctx context.Context, owner, productID string, quantity int) error {
+	if quantity < 1 || quantity > shop.MaxCartQuantity {
+		return shop.ErrQuantityCap()
+	}
+	res, err := s.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + excluded.quantity
+		WHERE c.quantity + excluded.quantity <= ?`, owner, productID, quantity, s.Now().Unix(), shop.MaxCartQuantity)
+	if err != nil {
+		return s.FormatError(err, "add to cart", unknownProduct)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return shop.ErrQuantityCap()
+	}
+	return nil
+}
+
+// SetCartQuantity sets a line's quantity; 0 or less removes the line.
+func (s *Store) SetCartQuantity(ctx context.Context, owner, productID string, quantity int) error {
+	if quantity <= 0 {
+		return s.RemoveFromCart(ctx, owner, productID)
+	}
+	if quantity > shop.MaxCartQuantity {
+		return shop.ErrQuantityCap()
+	}
+	res, err := s.Exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
+	if err != nil {
+		return s.FormatError(err, "set cart quantity", nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgNotInCart)
+	}
+	return nil
+}
+
+// RemoveFromCart removes a line; removing a line that is not there is fine.
+func (s *Store) RemoveFromCart(ctx context.Context, owner, productID string) error {
+	if _, err := s.Exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
+		return s.FormatError(err, "remove from cart", nil)
+	}
+	return nil
+}
+
+// ClearCart empties the cart.
+func (s *Store) ClearCart(ctx context.Context, owner string) error {
+	if _, err := s.Exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, owner); err != nil {
+		return s.FormatError(err, "clear cart", nil)
+	}
+	return nil
+}
+
+// MergeCart moves the lines of from into to.
+func (s *Store) MergeCart(ctx context.Context, from, to string) error {
+	if from == to {
+		return nil
+	}
+	return s.InTx(ctx, func(tx Tx) error { return tx.MergeCart(ctx, from, to) })
+}
+
+// MergeCart moves the lines of from into to within the transaction, a
+// line in both capped at the most a line may hold.
+func (tx Tx) MergeCart(ctx context.Context, from, to string) error {
+	// SQLite reads "ON CONFLICT" after a SELECT's bare FROM as a join
+	// constraint; the WHERE clause ends the SELECT for it.
+	if _, err := tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at)
+		SELECT ?, product_id, quantity, added_at FROM cart_items WHERE owner = ? AND true
+		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = `+tx.s.d.Least+`(?, c.quantity + excluded.quantity)`,
+		to, from, shop.MaxCartQuantity); err != nil {
+		return tx.s.FormatError(err, "merge cart", nil)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, from); err != nil {
+		return tx.s.FormatError(err, "merge cart", nil)
+	}
+	return nil
+}
+
+// Wishlist lists the user's wishlist, newest first.
+func (s *Store) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem, error) {
+	rows, err := s.Query(ctx, `SELECT `+ProductColumns+`, w.added_at
+		FROM wishlist_items w JOIN products p ON p.id = w.product_id WHERE w.user_id = ? ORDER BY w.added_at DESC, p.id`, userID)
+	if err != nil {
+		return nil, s.FormatError(err, "load wishlist", nil)
+	}
+	defer rows.Close()
+	var out []shop.WishlistItem
+	for rows.Next() {
+		var it shop.WishlistItem
+		var added int64
+		var err error
+		if it.Product, err = ScanProduct(rows, &added); err != nil {
+			return nil, fmt.Errorf("scan wishlist: %w", err)
+		}
+		it.AddedAt = time.Unix(added, 0).UTC()
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// WishlistIDs returns the set of product ids on the user's wishlist.
+func (s *Store) WishlistIDs(ctx context.Context, userID string) (map[string]bool, error) {
+	rows, err := s.Query(ctx, `SELECT product_id FROM wishlist_items WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, s.FormatError(err, "wishlist ids", nil)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("wishlist ids: %w", err)
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// AddToWishlist adds a product; one already there stays as it was.
+func (s *Store) AddToWishlist(ctx context.Context, userID, productID string) error {
+	_, err := s.Exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)
+		ON CONFLICT DO NOTHING`, userID, productID, s.Now().Unix())
+	return s.FormatError(err, "add to wishlist", unknownProduct)
+}
+
+// RemoveFromWishlist removes a product from the wishlist.
+func (s *Store) RemoveFromWishlist(ctx context.Context, userID, productID string) error {
+	if _, err := s.Exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID); err != nil {
+		return s.FormatError(err, "remove from wishlist", nil)
+	}
+	return nil
+}
+
+// ToggleWishlist flips a product's membership. Toggles of one line run one
+// after the other (the line's lock, on a database with several writers),
+// so two at once leave it as it was.
+func (s *Store) ToggleWishlist(ctx context.Context, userID, productID string) (bool, error) {
+	var on bool
+	err := s.InTx(ctx, func(tx Tx) error {
+		on = false
+		if err := tx.Lock(ctx, "wishlist:"+userID+"/"+productID); err != nil {
+			return err
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID)
+		if err != nil {
+			return s.FormatError(err, "toggle wishlist", nil)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO wishlist_items (user_id, product_id, added_at) VALUES (?, ?, ?)`,
+			userID, productID, s.Now().Unix()); err != nil {
+			return s.FormatError(err, "toggle wishlist", unknownProduct)
+		}
+		on = true
+		return nil
+	})
+	return on, err
+}
+
+// MoveToCart puts a wishlist product in the cart and takes it off the
+// wishlist, both or neither.
+func (s *Store) MoveToCart(ctx context.Context, userID, productID string) error {
+	return s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID)
+		if err != nil {
+			return s.FormatError(err, "move to cart", nil)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return shop.Errorf(shop.ENOTFOUND, shop.MsgNotOnWishlist)
+		}
+		res, err = tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES (?, ?, 1, ?)
+			ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + 1 WHERE c.quantity + 1 <= ?`,
+			userID, productID, s.Now().Unix(), shop.MaxCartQuantity)
+		if err != nil {
+			return s.FormatError(err, "move to cart", unknownProduct)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return shop.ErrQuantityCap()
+		}
+		return nil
+	})
+}
