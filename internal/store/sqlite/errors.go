@@ -54,7 +54,6 @@ func errorCode(err error) string {
 	return ""
 }
 
-
 // Unavailable reports whether err says the database cannot serve now
 // rather than that the request was wrong: the disk is full, the file is
 // read-only, unreadable or locked past the busy timeout, the database is
