@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -10,22 +9,18 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 var _ shop.CatalogStore = (*DB)(nil)
 
-// The photo columns are subqueries so every query keeps "FROM products p".
-const productColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured,
-	p.stock, p.original_price_cents, p.hidden,
-	COALESCE((SELECT i.hash FROM images i WHERE i.url = p.image), ''),
-	COALESCE((SELECT i.width FROM images i WHERE i.url = p.image), 0),
-	COALESCE((SELECT i.height FROM images i WHERE i.url = p.image), 0)`
+// The product columns are the shared store's.
+const productColumns = sqlstore.ProductColumns
 
+// scanProduct scans productColumns from a pgx row (search and the order
+// claim read through pgx), then into extra any columns after them.
 func scanProduct(row pgx.Row, extra ...any) (shop.Product, error) {
-	var p shop.Product
-	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured,
-		&p.Stock, &p.Original, &p.Hidden, &p.Photo.Hash, &p.Photo.Width, &p.Photo.Height}, extra...)...)
-	return p, err
+	return sqlstore.ScanProduct(row, extra...)
 }
 
 func (db *DB) products(ctx context.Context, what, q string, args ...any) ([]shop.Product, error) {
@@ -38,17 +33,6 @@ func (db *DB) products(ctx context.Context, what, q string, args ...any) ([]shop
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
-}
-
-// Product returns one product or an ENOTFOUND.
-func (db *DB) Product(ctx context.Context, id string) (*shop.Product, error) {
-	p, err := scanProduct(db.pool.QueryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = $1 AND NOT p.hidden`, id))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
-	} else if err != nil {
-		return nil, fmt.Errorf("product %s: %w", id, err)
-	}
-	return &p, nil
 }
 
 // where builds the WHERE clause shared by listing and counting, with
@@ -146,47 +130,6 @@ func searchQuery(words []string, first int) (match, score string, args []any) {
 	return strings.Join(ms, " AND "), "-(" + strings.Join(ss, " + ") + ")", args
 }
 
-// Categories lists the category names, alphabetically.
-func (db *DB) Categories(ctx context.Context) ([]string, error) {
-	return db.strings(ctx, "categories", `SELECT name FROM categories ORDER BY name COLLATE "C"`)
-}
-
-func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
-	rows, err := db.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
-	}
-	return out, nil
-}
-
-// AllProducts returns the whole catalogue in id order.
-func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
-	return db.products(ctx, "all products", `SELECT `+productColumns+` FROM products p WHERE NOT p.hidden ORDER BY p.id COLLATE "C"`)
-}
-
-// CatalogVersion returns the catalogue's version, which every
-// ReplaceCatalog raises, on whichever instance.
-func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
-	var v int64
-	if err := db.pool.QueryRow(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
-		return 0, fmt.Errorf("catalogue version: %w", err)
-	}
-	return v, nil
-}
-
-// CountProducts counts the whole catalogue.
-func (db *DB) CountProducts(ctx context.Context) (int, error) {
-	var n int
-	if err := db.pool.QueryRow(ctx, `SELECT COUNT(*) FROM products WHERE NOT hidden`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count products: %w", err)
-	}
-	return n, nil
-}
-
 // ReplaceCatalog upserts one source's catalogue in a single transaction.
 // An import owns the fields of the products it brings, except stock, which
 // it sets only for a product it creates, and except products a staff
@@ -236,27 +179,4 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 		}
 		return nil
 	})
-}
-
-// SearchTerms returns the words of product titles and categories with the
-// number of products that use each, for "Did you mean": the same words as
-// on SQLite, since both come from the text, not from the index's stems.
-func (db *DB) SearchTerms(ctx context.Context) (map[string]int, error) {
-	rows, err := db.pool.Query(ctx, `SELECT title || ' ' || category FROM products`)
-	if err != nil {
-		return nil, fmt.Errorf("search terms: %w", err)
-	}
-	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("search terms: %w", err)
-	}
-	out := map[string]int{}
-	for _, text := range texts {
-		for _, w := range shop.SearchWords(text) {
-			if len(w) > 2 {
-				out[w]++
-			}
-		}
-	}
-	return out, nil
 }

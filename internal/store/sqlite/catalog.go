@@ -3,13 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 var (
@@ -17,32 +17,10 @@ var (
 	_ shop.SearchWarmer = (*DB)(nil)
 )
 
-// The photo columns are subqueries rather than a join so that every query
-// keeps its plain "FROM products p"; each is one primary-key lookup.
-const productColumns = `p.id, p.title, p.description, p.category, p.price_cents, p.image, p.rating, p.review_count, p.featured,
-	p.stock, p.original_price_cents, p.hidden,
-	COALESCE((SELECT i.hash FROM images i WHERE i.url = p.image), ''),
-	COALESCE((SELECT i.width FROM images i WHERE i.url = p.image), 0),
-	COALESCE((SELECT i.height FROM images i WHERE i.url = p.image), 0)`
+// The product columns and their scanning are the shared store's.
+const productColumns = sqlstore.ProductColumns
 
-// scanProduct scans productColumns, then into extra any columns after them.
-func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
-	var p shop.Product
-	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured,
-		&p.Stock, &p.Original, &p.Hidden, &p.Photo.Hash, &p.Photo.Width, &p.Photo.Height}, extra...)...)
-	return p, err
-}
-
-// Product returns one product or an ENOTFOUND.
-func (db *DB) Product(ctx context.Context, id string) (*shop.Product, error) {
-	p, err := scanProduct(db.QueryRow(ctx, `SELECT `+productColumns+` FROM products p WHERE p.id = ? AND p.hidden = 0`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
-	} else if err != nil {
-		return nil, fmt.Errorf("product %s: %w", id, err)
-	}
-	return &p, nil
-}
+var scanProduct, scanProducts = sqlstore.ScanProduct, sqlstore.ScanProducts
 
 // MatchExpression turns search words into an FTS5 query: every word must
 // match, each as a prefix ("head" finds "headphones"), except a word of one
@@ -112,7 +90,7 @@ func (db *DB) wordKey(ctx context.Context, word string) (string, error) {
 	// Terms from prefix up to, not including, prefix with its last byte
 	// incremented (UTF-8 has no 0xFF byte, so that cannot overflow).
 	upper := prefix[:len(prefix)-1] + string([]byte{prefix[len(prefix)-1] + 1})
-	matched, err := db.strings(ctx, "terms of "+word, `SELECT term FROM products_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`,
+	matched, err := db.Strings(ctx, "terms of "+word, `SELECT term FROM products_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?`,
 		prefix, upper, maxKeyTerms+1)
 	if err != nil {
 		return "", err
@@ -130,7 +108,7 @@ const maxKeyTerms = 32
 // frequentTerms lists up to limit index terms that at least minProducts
 // products hold, the most frequent first.
 func (db *DB) frequentTerms(ctx context.Context, minProducts, limit int) ([]string, error) {
-	return db.strings(ctx, "frequent terms", `SELECT term FROM products_vocab WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?`, minProducts, limit)
+	return db.Strings(ctx, "frequent terms", `SELECT term FROM products_vocab WHERE doc >= ? ORDER BY doc DESC, term LIMIT ?`, minProducts, limit)
 }
 
 // allFacets reads the filterable fields of the whole catalogue.
@@ -194,19 +172,6 @@ func (db *DB) productsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	return out, nil
 }
 
-// Categories lists the category names, alphabetically.
-func (db *DB) Categories(ctx context.Context) ([]string, error) {
-	return db.strings(ctx, "categories", `SELECT name FROM categories ORDER BY name`)
-}
-
-func (db *DB) strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
-	rows, err := db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
-	}
-	return scanStrings(rows, what)
-}
-
 // scanStrings reads a one-column result of text and closes it.
 func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 	defer rows.Close()
@@ -222,52 +187,6 @@ func scanStrings(rows *sql.Rows, what string) ([]string, error) {
 		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	return out, nil
-}
-
-// AllProducts returns the whole catalogue in id order, for the service's
-// in-memory copy.
-func (db *DB) AllProducts(ctx context.Context) ([]shop.Product, error) {
-	rows, err := db.Query(ctx, `SELECT `+productColumns+` FROM products p WHERE p.hidden = 0 ORDER BY p.id`)
-	if err != nil {
-		return nil, fmt.Errorf("all products: %w", err)
-	}
-	return scanProducts(rows)
-}
-
-// scanProducts reads rows of productColumns and closes them.
-func scanProducts(rows *sql.Rows) ([]shop.Product, error) {
-	defer rows.Close()
-	var out []shop.Product
-	for rows.Next() {
-		p, err := scanProduct(rows)
-		if err != nil {
-			return nil, fmt.Errorf("scan product: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read products: %w", err)
-	}
-	return out, nil
-}
-
-// CatalogVersion returns the catalogue's version, which every
-// ReplaceCatalog raises.
-func (db *DB) CatalogVersion(ctx context.Context) (int64, error) {
-	var v int64
-	if err := db.QueryRow(ctx, `SELECT version FROM catalog_version WHERE id = 1`).Scan(&v); err != nil {
-		return 0, fmt.Errorf("catalogue version: %w", err)
-	}
-	return v, nil
-}
-
-// CountProducts counts the whole catalogue.
-func (db *DB) CountProducts(ctx context.Context) (int, error) {
-	var n int
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count products: %w", err)
-	}
-	return n, nil
 }
 
 // ReplaceCatalog upserts one source's catalogue in a single transaction:
@@ -334,28 +253,4 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 		}
 		return nil
 	})
-}
-
-// SearchTerms returns the words of product titles and categories with the
-// number of products that use each. The FTS index holds stems ("headphon"),
-// which make poor suggestions, so the words come from the text itself.
-func (db *DB) SearchTerms(ctx context.Context) (map[string]int, error) {
-	rows, err := db.Query(ctx, `SELECT title || ' ' || category FROM products`)
-	if err != nil {
-		return nil, fmt.Errorf("search terms: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var text string
-		if err := rows.Scan(&text); err != nil {
-			return nil, fmt.Errorf("scan terms: %w", err)
-		}
-		for _, w := range shop.SearchWords(text) { // each word once per product
-			if len(w) > 2 {
-				out[w]++
-			}
-		}
-	}
-	return out, rows.Err()
 }

@@ -65,6 +65,9 @@ type Dialect struct {
 	Least string
 	// ILike is the case-insensitive LIKE operator.
 	ILike string
+	// Bytewise follows an ORDER BY to sort text by its bytes, as Go does
+	// ("" where that is the default, as on SQLite).
+	Bytewise string
 }
 
 // Store runs the shared statements on one database.
