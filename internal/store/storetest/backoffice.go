@@ -44,6 +44,9 @@ func testBackOffice(t *testing.T, b Backend) {
 	t.Run("Transitions", func(t *testing.T) { transitions(t, open(t)) })
 	t.Run("Staff", func(t *testing.T) { staffRoles(t, open(t)) })
 	t.Run("Inbox", func(t *testing.T) { inbox(t, open(t), now) })
+	t.Run("EditorSearch", func(t *testing.T) { editorSearch(t, open(t)) })
+	t.Run("ReleaseRace", func(t *testing.T) { releaseRace(t, open(t)) })
+	t.Run("Dashboard", func(t *testing.T) { dashboard(t, open(t)) })
 }
 
 func seedStock(t *testing.T, s BackOfficeStore, stock map[string]int) {

@@ -1,0 +1,489 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// orderColumns are read in scanOrder's order; orderInsertColumns are the
+// same columns as INSERT names them (no NULL handling).
+const (
+	orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
+	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
+	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason`
+	orderInsertColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
+	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
+	tracking_number, idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason`
+)
+
+// scanOrder scans orderColumns, then into extra any columns after them.
+func scanOrder(row interface{ Scan(...any) error }, extra ...any) (*shop.Order, error) {
+	var o shop.Order
+	var created, lease int64
+	a := &o.ShipTo
+	err := row.Scan(append([]any{&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
+		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
+		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason}, extra...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	} else if err != nil {
+		return nil, fmt.Errorf("scan order: %w", err)
+	}
+	o.CreatedAt = time.Unix(created, 0).UTC()
+	if lease > 0 {
+		o.LeaseUntil = time.Unix(lease, 0).UTC()
+	}
+	return &o, nil
+}
+
+// scanOrders reads every row of rows as orderColumns, and closes rows.
+func scanOrders(rows *sql.Rows) ([]shop.Order, error) {
+	defer rows.Close()
+	var out []shop.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read orders: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
+	a := o.ShipTo
+	var tracking any // NULL: no tracking number yet
+	if o.TrackingNumber != "" {
+		tracking = o.TrackingNumber
+	}
+	var lease int64
+	if !o.LeaseUntil.IsZero() {
+		lease = o.LeaseUntil.Unix()
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		o.ID, o.UserID, o.Email, o.Status, o.Subtotal, o.Shipping, o.Tax, o.Total,
+		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix(),
+		o.CartOwner, o.ChargeKey, lease, o.Carrier, o.CancelReason)
+	if err != nil {
+		return s.FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
+	}
+	for i, l := range o.Lines {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_lines (order_id, position, product_id, name, price_cents, quantity, image)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, i, l.ProductID, l.Name, l.Price, l.Quantity, l.Image); err != nil {
+			return fmt.Errorf("order line: %w", err)
+		}
+	}
+	return nil
+}
+
+// ordersCart reads owner's cart inside tx, for the claim that charges
+// exactly those lines.
+func ordersCart(ctx context.Context, tx Tx, owner string) (shop.Cart, error) {
+	rows, err := tx.Query(ctx, `SELECT `+ProductColumns+`, c.quantity, c.added_at
+		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
+	if err != nil {
+		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
+	}
+	defer rows.Close()
+	var cart shop.Cart
+	for rows.Next() {
+		var l shop.CartLine
+		var added int64
+		if l.Product, err = ScanProduct(rows, &l.Quantity, &added); err != nil {
+			return shop.Cart{}, fmt.Errorf("scan cart line: %w", err)
+		}
+		l.AddedAt = time.Unix(added, 0).UTC()
+		cart.Lines = append(cart.Lines, l)
+	}
+	if err := rows.Err(); err != nil {
+		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
+	}
+	return cart, nil
+}
+
+// ClaimCart turns owner's cart into a pending order in one transaction.
+// Claims of one cart run one after the other (SQLite's IMMEDIATE write
+// transactions, PostgreSQL's lock on the cart), so the lines charged are
+// the ones read here and a second Place Order sees the first's order
+// (ClaimExists) or its pending claim (ClaimBusy).
+func (s *Store) ClaimCart(ctx context.Context, owner, key string, build func(shop.Cart, int) (*shop.Order, error)) (*shop.Order, shop.Claim, error) {
+	var out *shop.Order
+	var result shop.Claim
+	err := s.InTx(ctx, func(tx Tx) error {
+		out, result = nil, shop.Claimed
+		if err := tx.Lock(ctx, "cart:"+owner); err != nil {
+			return err
+		}
+		existing, err := scanOrder(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
+		if err == nil {
+			out, result = existing, shop.ClaimExists
+			return nil
+		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+			return err
+		}
+		busy, err := scanOrder(tx.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE cart_owner = ? AND status = ?`, owner, shop.StatusPending))
+		if err == nil {
+			out, result = busy, shop.ClaimBusy
+			return nil
+		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+			return err
+		}
+		cart, err := ordersCart(ctx, tx, owner)
+		if err != nil {
+			return err
+		}
+		var placed int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status <> ?`, owner, shop.StatusPending).Scan(&placed); err != nil {
+			return fmt.Errorf("count cart orders: %w", err)
+		}
+		o, err := build(cart, placed)
+		if err != nil {
+			return err
+		}
+		o.Status, o.CartOwner, o.IdempotencyKey = shop.StatusPending, owner, key
+		if o.CreatedAt.IsZero() {
+			o.CreatedAt = s.Now().UTC().Truncate(time.Second)
+		}
+		// Stock is taken with the claim, in its transaction: a claim
+		// that cannot be served leaves neither order nor stock change.
+		if err := takeStock(ctx, tx, o.Lines, s.Now()); err != nil {
+			return err
+		}
+		if err := s.insertOrder(ctx, tx, o); err != nil {
+			return fmt.Errorf("claim order: %w", err)
+		}
+		out = o
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, result, nil
+}
+
+// PlacedFromCart counts the orders placed from owner's cart.
+func (s *Store) PlacedFromCart(ctx context.Context, owner string) (int, error) {
+	var n int
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE cart_owner = ? AND status <> ?`, owner, shop.StatusPending).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count cart orders: %w", err)
+	}
+	return n, nil
+}
+
+// CompleteOrder marks a pending order processing and removes what it
+// bought from its cart: a line's quantity goes down by the ordered
+// quantity, so items added during the payment stay.
+func (s *Store) CompleteOrder(ctx context.Context, orderID string) error {
+	return s.InTx(ctx, func(tx Tx) error {
+		var owner string
+		err := tx.QueryRow(ctx, `UPDATE orders SET status = ?, lease_until = 0 WHERE id = ? AND status = ? RETURNING cart_owner`,
+			shop.StatusProcessing, orderID, shop.StatusPending).Scan(&owner)
+		if errors.Is(err, sql.ErrNoRows) {
+			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderPlaced)
+		} else if err != nil {
+			return fmt.Errorf("complete order: %w", err)
+		}
+		if owner == "" {
+			return nil
+		}
+		// Correlated subqueries rather than DELETE … USING / UPDATE …
+		// FROM, which SQLite lacks; SUM keeps a product ordered on two
+		// lines one number.
+		if _, err := tx.Exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND quantity <= (
+			SELECT COALESCE(SUM(l.quantity), 0) FROM order_lines l WHERE l.order_id = ? AND l.product_id = cart_items.product_id)`,
+			owner, orderID); err != nil {
+			return fmt.Errorf("empty cart: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE cart_items SET quantity = quantity - (
+			SELECT SUM(l.quantity) FROM order_lines l WHERE l.order_id = ? AND l.product_id = cart_items.product_id)
+			WHERE owner = ? AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)`, orderID, owner, orderID); err != nil {
+			return fmt.Errorf("empty cart: %w", err)
+		}
+		return nil
+	})
+}
+
+// ReleaseOrder removes a pending claim (its lines go with it) and puts
+// what it took back into stock.
+func (s *Store) ReleaseOrder(ctx context.Context, orderID string) error {
+	return s.InTx(ctx, func(tx Tx) error {
+		// An update that changes nothing, to hold the order's row: a
+		// release or completion racing this one (another instance, on
+		// PostgreSQL) waits, then finds the order no longer pending, so
+		// stock is returned once.
+		res, err := tx.Exec(ctx, `UPDATE orders SET status = status WHERE id = ? AND status = ?`, orderID, shop.StatusPending)
+		if err != nil {
+			return fmt.Errorf("release order: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		if err := returnStock(ctx, tx, orderID, s.Now()); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
+			return fmt.Errorf("release order: %w", err)
+		}
+		return nil
+	})
+}
+
+// ExpiredClaims lists pending orders whose lease has ended.
+func (s *Store) ExpiredClaims(ctx context.Context, now time.Time) ([]shop.Order, error) {
+	rows, err := s.Query(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
+		shop.StatusPending, now.Unix())
+	if err != nil {
+		return nil, fmt.Errorf("expired claims: %w", err)
+	}
+	return scanOrders(rows)
+}
+
+// TakeLease moves a pending order's lease from old to until, only if
+// nobody moved it since it was read.
+func (s *Store) TakeLease(ctx context.Context, orderID string, old, until time.Time) (bool, error) {
+	var oldUnix int64
+	if !old.IsZero() {
+		oldUnix = old.Unix()
+	}
+	res, err := s.Exec(ctx, `UPDATE orders SET lease_until = ? WHERE id = ? AND status = ? AND lease_until = ?`,
+		until.Unix(), orderID, shop.StatusPending, oldUnix)
+	if err != nil {
+		return false, fmt.Errorf("take lease: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// RecordCharge stores a gateway charge unless its key has one.
+func (s *Store) RecordCharge(ctx context.Context, c shop.Charge) (shop.Charge, error) {
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = s.Now().UTC().Truncate(time.Second)
+	}
+	if _, err := s.Exec(ctx, `INSERT INTO gateway_charges (idempotency_key, amount_cents, outcome, created_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`, c.Key, c.Amount, c.Outcome, c.CreatedAt.Unix()); err != nil {
+		return shop.Charge{}, fmt.Errorf("record charge: %w", err)
+	}
+	stored, err := s.ChargeByKey(ctx, c.Key)
+	if err != nil {
+		return shop.Charge{}, err
+	}
+	return *stored, nil
+}
+
+// ChargeByKey returns the gateway's record of a charge.
+func (s *Store) ChargeByKey(ctx context.Context, key string) (*shop.Charge, error) {
+	var c shop.Charge
+	var created int64
+	err := s.QueryRow(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
+		Scan(&c.Key, &c.Amount, &c.Outcome, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoCharge)
+	} else if err != nil {
+		return nil, fmt.Errorf("charge by key: %w", err)
+	}
+	c.CreatedAt = time.Unix(created, 0).UTC()
+	return &c, nil
+}
+
+// OrderByKey returns the order placed under an idempotency key.
+func (s *Store) OrderByKey(ctx context.Context, key string) (*shop.Order, error) {
+	return scanOrder(s.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
+}
+
+// Order returns an order with its lines.
+func (s *Store) Order(ctx context.Context, id string) (*shop.Order, error) {
+	o, err := scanOrder(s.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE id = ?`, id))
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Query(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
+	if err != nil {
+		return nil, fmt.Errorf("order lines: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l shop.OrderLine
+		if err := rows.Scan(&l.ProductID, &l.Name, &l.Price, &l.Quantity, &l.Image); err != nil {
+			return nil, fmt.Errorf("order line: %w", err)
+		}
+		o.Lines = append(o.Lines, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("order lines: %w", err)
+	}
+	return o, nil
+}
+
+// Orders lists one page of a user's orders (pending ones never show) and
+// counts them all.
+func (s *Store) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, int, error) {
+	where := ` WHERE user_id = ? AND status <> 'pending'`
+	args := []any{q.UserID}
+	if q.Status != "" {
+		where += ` AND status = ?`
+		args = append(args, q.Status)
+	}
+	var total int
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count orders: %w", err)
+	}
+	dir := "ASC"
+	if q.Desc {
+		dir = "DESC"
+	}
+	col := "created_at"
+	switch q.Sort {
+	case "total":
+		col = "total_cents"
+	case "status":
+		col = "status"
+	}
+	page := max(q.Page, 1)
+	rows, err := s.Query(ctx, `SELECT `+orderSummaryColumns+`
+		FROM orders`+where+` ORDER BY `+col+` `+dir+`, created_at `+dir+`, id `+dir+` LIMIT ? OFFSET ?`,
+		append(args, shop.OrdersPageSize, (page-1)*shop.OrdersPageSize)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list orders: %w", err)
+	}
+	out, err := scanOrderSummaries(rows)
+	return out, total, err
+}
+
+// orderSummaryColumns are an order's columns and its item count, for lists.
+const orderSummaryColumns = orderColumns + `, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)`
+
+// scanOrderSummaries reads rows of orderSummaryColumns and closes them.
+// A list shows item counts only; one placeholder line carries the count.
+func scanOrderSummaries(rows *sql.Rows) ([]shop.Order, error) {
+	defer rows.Close()
+	var out []shop.Order
+	for rows.Next() {
+		var items int
+		o, err := scanOrder(rows, &items)
+		if err != nil {
+			return nil, err
+		}
+		o.Lines = []shop.OrderLine{{Quantity: items}}
+		out = append(out, *o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read orders: %w", err)
+	}
+	return out, nil
+}
+
+// CountOrders counts a user's placed orders.
+func (s *Store) CountOrders(ctx context.Context, userID string) (int, error) {
+	var n int
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = ? AND status <> 'pending'`, userID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count orders: %w", err)
+	}
+	return n, nil
+}
+
+// SaveCard keeps a card's brand, last four and expiry for the next checkout.
+func (s *Store) SaveCard(ctx context.Context, userID string, c shop.SavedCard) error {
+	if _, err := s.Exec(ctx, `INSERT INTO saved_cards (user_id, brand, last4, exp_month, exp_year, name) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET brand = excluded.brand, last4 = excluded.last4, exp_month = excluded.exp_month,
+		exp_year = excluded.exp_year, name = excluded.name`, userID, c.Brand, c.Last4, c.ExpMonth, c.ExpYear, c.Name); err != nil {
+		return s.FormatError(err, "save card", nil)
+	}
+	return nil
+}
+
+// SavedCard returns the user's saved card, or nil.
+func (s *Store) SavedCard(ctx context.Context, userID string) (*shop.SavedCard, error) {
+	var c shop.SavedCard
+	err := s.QueryRow(ctx, `SELECT brand, last4, exp_month, exp_year, name FROM saved_cards WHERE user_id = ?`, userID).
+		Scan(&c.Brand, &c.Last4, &c.ExpMonth, &c.ExpYear, &c.Name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("saved card: %w", err)
+	}
+	return &c, nil
+}
+
+// InsertOrder stores a complete order with its lines.
+func (s *Store) InsertOrder(ctx context.Context, o *shop.Order) error {
+	return s.InTx(ctx, func(tx Tx) error { return s.insertOrder(ctx, tx, o) })
+}
+
+// Stock reads a product's stock from the table.
+func (s *Store) Stock(ctx context.Context, productID string) (int, error) {
+	var n int
+	err := s.QueryRow(ctx, `SELECT stock FROM products WHERE id = ? AND NOT hidden`, productID).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUnknownProduct)
+	} else if err != nil {
+		return 0, fmt.Errorf("stock of %s: %w", productID, err)
+	}
+	return n, nil
+}
+
+// StockChanges returns the stock of the products whose stock changed at or
+// after since.
+func (s *Store) StockChanges(ctx context.Context, since time.Time) (map[string]int, error) {
+	rows, err := s.Query(ctx, `SELECT id, stock FROM products WHERE stock_changed_at >= ?`, since.Unix())
+	if err != nil {
+		return nil, fmt.Errorf("stock changes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("scan stock: %w", err)
+		}
+		out[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("stock changes: %w", err)
+	}
+	return out, nil
+}
+
+// takeStock takes an order's lines out of stock inside tx: one conditional
+// UPDATE per line, so of two transactions racing for the last item the
+// second finds the condition false (PostgreSQL re-checks it once the
+// first's row lock is released), whatever either read before. A line that
+// cannot be served fails the whole claim with the shopper's message.
+func takeStock(ctx context.Context, tx Tx, lines []shop.OrderLine, now time.Time) error {
+	for _, l := range lines {
+		res, err := tx.Exec(ctx, `UPDATE products SET stock = stock - ?, stock_changed_at = ?
+			WHERE id = ? AND NOT hidden AND stock >= ?`, l.Quantity, now.Unix(), l.ProductID, l.Quantity)
+		if err != nil {
+			return fmt.Errorf("take stock of %s: %w", l.ProductID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			continue
+		}
+		var left int
+		if err := tx.QueryRow(ctx, `SELECT stock FROM products WHERE id = ? AND NOT hidden`, l.ProductID).Scan(&left); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("stock of %s: %w", l.ProductID, err)
+		}
+		return shop.StockError(l.Name, left)
+	}
+	return nil
+}
+
+// returnStock puts an order's lines back into stock inside tx (a released
+// claim, a cancelled order). Products deleted since are skipped.
+func returnStock(ctx context.Context, tx Tx, orderID string, now time.Time) error {
+	if _, err := tx.Exec(ctx, `UPDATE products SET stock = stock + (
+			SELECT SUM(l.quantity) FROM order_lines l WHERE l.order_id = ? AND l.product_id = products.id),
+			stock_changed_at = ?
+		WHERE id IN (SELECT product_id FROM order_lines WHERE order_id = ?)`, orderID, now.Unix(), orderID); err != nil {
+		return fmt.Errorf("return stock of %s: %w", orderID, err)
+	}
+	return nil
+}
