@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,28 +18,6 @@ var (
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-// cartIn reads a cart in a pgx transaction (the order claim's); carts and
-// wishlists themselves are the shared store's (package sqlstore).
-func cartIn(ctx context.Context, q querier, owner string) (shop.Cart, error) {
-	rows, err := q.Query(ctx, `SELECT `+productColumns+`, c.quantity, c.added_at
-		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = $1 ORDER BY c.added_at, p.id`, owner)
-	if err != nil {
-		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
-	}
-	lines, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (shop.CartLine, error) {
-		var l shop.CartLine
-		var added int64
-		var err error
-		l.Product, err = scanProduct(row, &l.Quantity, &added)
-		l.AddedAt = time.Unix(added, 0).UTC()
-		return l, err
-	})
-	if err != nil {
-		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
-	}
-	return shop.Cart{Lines: lines}, nil
 }
 
 func mergeCart(ctx context.Context, tx pgx.Tx, from, to string) error {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/nocturne/storefront/internal/shop"
-	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 // Carts and wishlists are the shared store's (package sqlstore).
@@ -18,12 +17,6 @@ var (
 // unknownProduct is what a cart or wishlist change for a product that is
 // not (or no longer) in the catalogue breaks: the foreign key.
 var unknownProduct = Messages{shop.ENOTFOUND: shop.MsgUnknownProduct}
-
-// cartIn reads a cart with query (a transaction's, when the cart must be
-// the one it then changes).
-func cartIn(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), owner string) (shop.Cart, error) {
-	return sqlstore.CartIn(ctx, query, owner)
-}
 
 func mergeCart(ctx context.Context, tx *sql.Tx, from, to string) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at)

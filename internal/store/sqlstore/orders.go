@@ -84,31 +84,6 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 	return nil
 }
 
-// ordersCart reads owner's cart inside tx, for the claim that charges
-// exactly those lines.
-func ordersCart(ctx context.Context, tx Tx, owner string) (shop.Cart, error) {
-	rows, err := tx.Query(ctx, `SELECT `+ProductColumns+`, c.quantity, c.added_at
-		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
-	if err != nil {
-		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
-	}
-	defer rows.Close()
-	var cart shop.Cart
-	for rows.Next() {
-		var l shop.CartLine
-		var added int64
-		if l.Product, err = ScanProduct(rows, &l.Quantity, &added); err != nil {
-			return shop.Cart{}, fmt.Errorf("scan cart line: %w", err)
-		}
-		l.AddedAt = time.Unix(added, 0).UTC()
-		cart.Lines = append(cart.Lines, l)
-	}
-	if err := rows.Err(); err != nil {
-		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
-	}
-	return cart, nil
-}
-
 // ClaimCart turns owner's cart into a pending order in one transaction.
 // Claims of one cart run one after the other (SQLite's IMMEDIATE write
 // transactions, PostgreSQL's lock on the cart), so the lines charged are
@@ -136,7 +111,7 @@ func (s *Store) ClaimCart(ctx context.Context, owner, key string, build func(sho
 		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
 			return err
 		}
-		cart, err := ordersCart(ctx, tx, owner)
+		cart, err := CartIn(ctx, tx.Query, owner)
 		if err != nil {
 			return err
 		}
