@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/nocturne/storefront/internal/shop"
 )
 
 // KV is a fiber.Storage on the kv table: sessions live in the database,
@@ -74,84 +72,4 @@ func (s *KV) DeleteExpired(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("kv delete expired: %w", err)
 	}
 	return tag.RowsAffected(), nil
-}
-
-var _ shop.ThrottleStore = (*DB)(nil)
-
-// Hit counts one hit in one statement, so concurrent hits from several
-// instances are all counted; a hit after the window ended starts a new one.
-func (db *DB) Hit(ctx context.Context, key string, window time.Duration) (int, time.Time, error) {
-	now := db.Now().Unix()
-	end := db.Now().Add(window).Unix()
-	var hits int
-	var resets int64
-	err := db.pool.QueryRow(ctx, `INSERT INTO throttle AS t (key, hits, window_end) VALUES ($1, 1, $2)
-		ON CONFLICT (key) DO UPDATE SET
-			hits = CASE WHEN t.window_end <= $3 THEN 1 ELSE t.hits + 1 END,
-			window_end = CASE WHEN t.window_end <= $3 THEN EXCLUDED.window_end ELSE t.window_end END
-		RETURNING hits, window_end`, key, end, now).Scan(&hits, &resets)
-	if err != nil {
-		return 0, time.Time{}, fmt.Errorf("throttle hit: %w", err)
-	}
-	return hits, time.Unix(resets, 0), nil
-}
-
-// Hits reads a key's count in its current window.
-func (db *DB) Hits(ctx context.Context, key string) (int, time.Time, error) {
-	var hits int
-	var resets int64
-	err := db.pool.QueryRow(ctx, `SELECT hits, window_end FROM throttle WHERE key = $1 AND window_end > $2`, key, db.Now().Unix()).
-		Scan(&hits, &resets)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, time.Time{}, nil
-	} else if err != nil {
-		return 0, time.Time{}, fmt.Errorf("throttle hits: %w", err)
-	}
-	return hits, time.Unix(resets, 0), nil
-}
-
-// ClearHits forgets a key.
-func (db *DB) ClearHits(ctx context.Context, key string) error {
-	if _, err := db.pool.Exec(ctx, `DELETE FROM throttle WHERE key = $1`, key); err != nil {
-		return fmt.Errorf("throttle clear: %w", err)
-	}
-	return nil
-}
-
-// DeleteExpiredThrottles removes counters whose window ended.
-func (db *DB) DeleteExpiredThrottles(ctx context.Context) (int64, error) {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM throttle WHERE window_end <= $1`, db.Now().Unix())
-	if err != nil {
-		return 0, fmt.Errorf("throttle sweep: %w", err)
-	}
-	return tag.RowsAffected(), nil
-}
-
-var _ shop.ContactStore = (*DB)(nil)
-
-// CreateContactMessage stores m and sets its ID and CreatedAt.
-func (db *DB) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) error {
-	m.CreatedAt = db.Now().UTC().Truncate(time.Second)
-	err := db.pool.QueryRow(ctx,
-		`INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.Unix()).Scan(&m.ID)
-	if err != nil {
-		return fmt.Errorf("insert contact message: %w", err)
-	}
-	return nil
-}
-
-// ContactMessages lists stored messages, newest first.
-func (db *DB) ContactMessages(ctx context.Context) ([]shop.ContactMessage, error) {
-	rows, err := db.pool.Query(ctx, `SELECT id, name, email, subject, message, created_at FROM contact_messages ORDER BY id DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("list contact messages: %w", err)
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (shop.ContactMessage, error) {
-		var m shop.ContactMessage
-		var created int64
-		err := row.Scan(&m.ID, &m.Name, &m.Email, &m.Subject, &m.Message, &created)
-		m.CreatedAt = time.Unix(created, 0).UTC()
-		return m, err
-	})
 }

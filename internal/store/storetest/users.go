@@ -187,6 +187,40 @@ func testUsers(t *testing.T, b Backend) {
 		_, err := s.UserByID(ctx, guest)
 		wantCode(t, "guest after hand-over", err, shop.ENOTFOUND, "")
 	})
+
+	// A payment under way for the guest's cart moves to the account's cart,
+	// unless the account has a payment under way of its own: a cart has one
+	// pending order at a time, and the hand-over must not fail on it.
+	t.Run("HandOverPendingOrders", func(t *testing.T) {
+		for _, accountPending := range []bool{false, true} {
+			s, _, clock := b.open(t)
+			seed(t, s)
+			guest := shop.GuestIDPrefix + "1"
+			must(t, s.CreateUser(ctx, &shop.User{ID: guest, IsGuest: true}, nil))
+			newUser(t, s, "u1", "owl@example.com")
+			pending := order("NOC-GP", guest, shop.StatusPending, 2000, clock.Now())
+			pending.CartOwner = guest
+			must(t, s.InsertOrder(ctx, pending))
+			placed := order("NOC-GD", guest, shop.StatusProcessing, 2000, clock.Now())
+			placed.CartOwner = guest
+			must(t, s.InsertOrder(ctx, placed))
+			if accountPending {
+				own := order("NOC-UP", "u1", shop.StatusPending, 1000, clock.Now())
+				own.CartOwner = "u1"
+				must(t, s.InsertOrder(ctx, own))
+			}
+			must(t, s.HandOver(ctx, guest, "u1"))
+			wantOwner := map[string]string{"NOC-GD": "u1", "NOC-GP": "u1"}
+			if accountPending {
+				wantOwner["NOC-GP"], wantOwner["NOC-UP"] = guest, "u1"
+			}
+			for id, want := range wantOwner {
+				if o, err := s.Order(ctx, id); err != nil || o.CartOwner != want || o.UserID != "u1" {
+					t.Errorf("account pending %v: %s after hand-over: %+v (%v), want cart %s of u1", accountPending, id, o, err, want)
+				}
+			}
+		}
+	})
 }
 
 // testTokens covers password-reset tokens and sign-in links: single use,

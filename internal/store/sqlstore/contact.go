@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -8,18 +8,15 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-var _ shop.ContactStore = (*DB)(nil)
-
-// CreateContactMessage stores m and sets its ID and CreatedAt.
-func (db *DB) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) error {
-	m.CreatedAt = db.Now().UTC().Truncate(time.Second)
-	res, err := db.Exec(ctx,
-		`INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES (?, ?, ?, ?, ?)`,
-		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.Unix())
+// CreateContactMessage stores m and sets its ID and CreatedAt. The ID
+// comes back through RETURNING: pgx's database/sql adapter has no
+// LastInsertId.
+func (s *Store) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) error {
+	m.CreatedAt = s.Now().UTC().Truncate(time.Second)
+	err := s.QueryRow(ctx,
+		`INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.Unix()).Scan(&m.ID)
 	if err != nil {
-		return fmt.Errorf("insert contact message: %w", err)
-	}
-	if m.ID, err = res.LastInsertId(); err != nil {
 		return fmt.Errorf("insert contact message: %w", err)
 	}
 	return nil
@@ -27,8 +24,8 @@ func (db *DB) CreateContactMessage(ctx context.Context, m *shop.ContactMessage) 
 
 // ContactMessages lists stored messages, newest first; the support team's
 // tooling and the tests read them.
-func (db *DB) ContactMessages(ctx context.Context) ([]shop.ContactMessage, error) {
-	rows, err := db.Query(ctx,
+func (s *Store) ContactMessages(ctx context.Context) ([]shop.ContactMessage, error) {
+	rows, err := s.Query(ctx,
 		`SELECT id, name, email, subject, message, created_at FROM contact_messages ORDER BY id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list contact messages: %w", err)
@@ -44,5 +41,8 @@ func (db *DB) ContactMessages(ctx context.Context) ([]shop.ContactMessage, error
 		m.CreatedAt = time.Unix(created, 0).UTC()
 		out = append(out, m)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list contact messages: %w", err)
+	}
+	return out, nil
 }
