@@ -180,3 +180,15 @@ func (db *DB) ReplaceCatalog(ctx context.Context, source string, categories []st
 		return nil
 	})
 }
+
+// lockKey takes a transaction-level advisory lock on a name (hashed to
+// 64 bits: a collision only serialises two unrelated transactions), so
+// transactions on the same thing (one wishlist line, one cart's checkout)
+// run one after the other across every instance, as SQLite's single
+// writer makes them.
+func lockKey(ctx context.Context, tx pgx.Tx, name string) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, name); err != nil {
+		return fmt.Errorf("lock %s: %w", name, err)
+	}
+	return nil
+}

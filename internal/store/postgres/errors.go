@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -61,18 +60,6 @@ const (
 	classConnection = "08"
 )
 
-// errClosed is database/sql's error for a closed database, which it does
-// not export: taken once from a handle closed at start (opening one does
-// not connect), so Unavailable recognises it by identity, not by its text.
-var errClosed = func() error {
-	d, err := sql.Open("pgx", "")
-	if err != nil {
-		return err
-	}
-	d.Close()
-	return d.PingContext(context.Background())
-}()
-
 // Unavailable reports whether err says the database cannot serve now
 // rather than that the request was wrong: it cannot be reached (refused,
 // dropped, shutting down, out of connections), it refuses writes (a
@@ -83,9 +70,6 @@ var errClosed = func() error {
 func Unavailable(err error) bool {
 	if err == nil {
 		return false
-	}
-	if errors.Is(err, sql.ErrConnDone) || (errClosed != nil && errors.Is(err, errClosed)) {
-		return true // the shared store reaches the pool through database/sql
 	}
 	if errors.Is(err, shop.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, puddle.ErrClosedPool) || sqlstore.Closed(err) || pgconn.Timeout(err) {

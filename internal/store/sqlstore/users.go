@@ -192,7 +192,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) error {
 // HandOver moves what a guest owns to an account and deletes the guest.
 func (s *Store) HandOver(ctx context.Context, guestID, userID string) error {
 	return s.InTx(ctx, func(tx Tx) error {
-		if err := handOverCart(ctx, tx, guestID, userID); err != nil {
+		if err := tx.MergeCart(ctx, guestID, userID); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE orders SET user_id = ? WHERE user_id = ?`, userID, guestID); err != nil {
@@ -212,24 +212,6 @@ func (s *Store) HandOver(ctx context.Context, guestID, userID string) error {
 		}
 		return nil
 	})
-}
-
-// handOverCart adds the guest's cart lines to the account's, up to the
-// most a line may hold, and empties the guest's cart: what MergeCart does,
-// inside HandOver's transaction. (SQLite wants the WHERE before ON
-// CONFLICT in an INSERT … SELECT; the extra "AND true" is harmless to
-// PostgreSQL.)
-func handOverCart(ctx context.Context, tx Tx, from, to string) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO cart_items (owner, product_id, quantity, added_at)
-		SELECT ?, product_id, quantity, added_at FROM cart_items WHERE owner = ? AND true
-		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = `+tx.s.d.Least+`(?, cart_items.quantity + excluded.quantity)`,
-		to, from, shop.MaxCartQuantity); err != nil {
-		return fmt.Errorf("merge cart: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, from); err != nil {
-		return fmt.Errorf("merge cart: %w", err)
-	}
-	return nil
 }
 
 // AddToOutbox keeps an e-mail that was not sent over SMTP.
