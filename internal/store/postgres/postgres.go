@@ -135,19 +135,6 @@ func (db *DB) Heartbeat(ctx context.Context, at time.Time) error {
 	return FormatError(err, "heartbeat", nil)
 }
 
-// inTx runs fn in a transaction, committed when fn returns nil. A
-// serialization failure or deadlock (another instance's transaction on the
-// same rows) is retried a few times, as PostgreSQL advises.
-func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	for attempt := 0; ; attempt++ {
-		err := pgx.BeginFunc(ctx, db.pool, fn)
-		if err != nil && attempt < 4 && retryable(err) {
-			continue
-		}
-		return err
-	}
-}
-
 // TryLock takes the session-level advisory lock key, and returns a
 // release function, or false when another session (of any instance) holds
 // it. Jobs that must run on one instance at a time (catalogue sync,

@@ -95,3 +95,89 @@ func (s *Store) SearchTerms(ctx context.Context) (map[string]int, error) {
 	}
 	return out, nil
 }
+
+// ReplaceCatalog upserts one source's catalogue in a single transaction:
+// readers see the old catalogue or the new one, never half of each. An
+// import owns the fields of the products it brings, except stock, which
+// it sets only for a product it creates, and except products a staff
+// member edited (staff_edited), which it neither updates nor removes.
+// Imports take the catalogue's lock, so two instances (or an instance and
+// the import command) never interleave theirs.
+func (s *Store) ReplaceCatalog(ctx context.Context, source string, categories []string, products []shop.Product) error {
+	return s.InTx(ctx, func(tx Tx) error {
+		if err := tx.Lock(ctx, "catalog"); err != nil {
+			return err
+		}
+		now := s.Now().Unix()
+		if _, err := tx.Exec(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+			return s.FormatError(err, "import: bump catalogue version", nil)
+		}
+		// A product whose fields are all as imported is left alone, so a
+		// re-import that changes nothing rewrites no row (nor, on SQLite,
+		// its full-text index).
+		upsert, err := tx.PrepareContext(ctx, s.Rebind(`INSERT INTO products AS p
+			(id, title, description, category, price_cents, image, rating, review_count, featured, source, updated_at, stock)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
+				category = excluded.category, price_cents = excluded.price_cents, image = excluded.image,
+				rating = excluded.rating, review_count = excluded.review_count, featured = excluded.featured,
+				source = excluded.source, updated_at = excluded.updated_at
+			WHERE NOT p.staff_edited AND NOT (p.title = excluded.title AND p.description = excluded.description
+				AND p.category = excluded.category AND p.price_cents = excluded.price_cents AND p.image = excluded.image
+				AND p.rating = excluded.rating AND p.review_count = excluded.review_count
+				AND p.featured = excluded.featured AND p.source = excluded.source)`))
+		if err != nil {
+			return s.FormatError(err, "import", nil)
+		}
+		defer upsert.Close()
+		imported := make(map[string]bool, len(products))
+		for _, p := range products {
+			imported[p.ID] = true
+			if _, err := upsert.ExecContext(ctx, p.ID, p.Title, p.Description, p.Category, p.Price, p.Image,
+				p.Rating, p.ReviewCount, p.Featured, source, now, max(p.Stock, 0)); err != nil {
+				return s.FormatError(err, "import product "+p.ID, nil)
+			}
+		}
+		// The source's products it no longer brings go, unless staff edited
+		// them.
+		had, err := tx.Query(ctx, `SELECT id FROM products WHERE source = ? AND NOT staff_edited`, source)
+		if err != nil {
+			return s.FormatError(err, "import: old products", nil)
+		}
+		var gone []string
+		for had.Next() {
+			var id string
+			if err := had.Scan(&id); err != nil {
+				had.Close()
+				return fmt.Errorf("import: old products: %w", err)
+			}
+			if !imported[id] {
+				gone = append(gone, id)
+			}
+		}
+		if err := errors.Join(had.Err(), had.Close()); err != nil {
+			return fmt.Errorf("import: old products: %w", err)
+		}
+		for _, id := range gone {
+			if _, err := tx.Exec(ctx, `DELETE FROM products WHERE id = ?`, id); err != nil {
+				return s.FormatError(err, "import: remove "+id, nil)
+			}
+		}
+		for _, c := range categories {
+			if _, err := tx.Exec(ctx, `INSERT INTO categories (name) VALUES (?) ON CONFLICT DO NOTHING`, c); err != nil {
+				return s.FormatError(err, "import category "+c, nil)
+			}
+		}
+		// A category no product uses any more is not offered in the filter;
+		// one used by a product is, even if the source forgot to list it.
+		if _, err := tx.Exec(ctx, `INSERT INTO categories (name) SELECT DISTINCT category FROM products WHERE true
+			ON CONFLICT DO NOTHING`); err != nil {
+			return s.FormatError(err, "import: categories", nil)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM categories WHERE NOT EXISTS
+			(SELECT 1 FROM products p WHERE p.category = categories.name)`); err != nil {
+			return s.FormatError(err, "import: prune categories", nil)
+		}
+		return nil
+	})
+}
