@@ -12,8 +12,6 @@ import (
 	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
-var _ shop.CatalogStore = (*DB)(nil)
-
 // The product columns are the shared store's.
 const productColumns = sqlstore.ProductColumns
 

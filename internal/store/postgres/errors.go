@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"strings"
 
@@ -18,27 +17,10 @@ import (
 // statement breaks a constraint of that code; FormatError reads it.
 type Messages = sqlstore.Messages
 
-// FormatError is the one place that turns the driver's errors into shop
-// errors, by PostgreSQL's SQLSTATE, never by message text: a unique
-// violation is an ECONFLICT, a foreign-key violation an ENOTFOUND (the
-// row referred to is gone), a check or not-null violation an EINVALID.
-// msgs gives the shopper-facing message of each code the caller expects;
-// a violation it does not expect, or any other failure, is wrapped with
-// what as an internal error. A database that cannot be reached or cannot
-// write (Unavailable) is shop.ErrUnavailable, whatever msgs says. A nil
-// err stays nil. The SQLite store's FormatError does the same from
-// SQLite's result codes.
+// FormatError maps a driver error to a shop error by its code; see
+// sqlstore.FormatError.
 func FormatError(err error, what string, msgs Messages) error {
-	if err == nil {
-		return nil
-	}
-	if Unavailable(err) {
-		return fmt.Errorf("%s: %w: %w", what, shop.ErrUnavailable, err)
-	}
-	if msg, ok := msgs[errorCode(err)]; ok {
-		return shop.Errorf(errorCode(err), "%s", msg)
-	}
-	return fmt.Errorf("%s: %w", what, err)
+	return sqlstore.FormatError(dialect, err, what, msgs)
 }
 
 // PostgreSQL error codes (Appendix A of its manual).

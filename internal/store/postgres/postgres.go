@@ -28,7 +28,7 @@ import (
 // LEAST, ILIKE, transactions retried on serialization failures and
 // deadlocks, and transaction-level advisory locks where rows that do not
 // exist yet must be claimed one writer at a time.
-var dialect = sqlstore.Dialect{Numbered: true, FormatError: FormatError, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE", Bytewise: ` COLLATE "C"`}
+var dialect = sqlstore.Dialect{Numbered: true, ErrorCode: errorCode, Unavailable: Unavailable, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE", Bytewise: ` COLLATE "C"`}
 
 // lockSQL takes the transaction-level advisory lock named key.
 func lockSQL(ctx context.Context, tx *sql.Tx, key string) error {

@@ -12,10 +12,7 @@ import (
 	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
-var (
-	_ shop.CatalogStore = (*DB)(nil)
-	_ shop.SearchWarmer = (*DB)(nil)
-)
+var _ shop.SearchWarmer = (*DB)(nil)
 
 // The product columns and their scanning are the shared store's.
 const productColumns = sqlstore.ProductColumns

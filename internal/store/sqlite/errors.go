@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlstore"
@@ -15,26 +14,10 @@ import (
 // statement breaks a constraint of that code; FormatError reads it.
 type Messages = sqlstore.Messages
 
-// FormatError is the one place that turns the driver's errors into shop
-// errors, by SQLite's extended result code, never by message text: a
-// UNIQUE or PRIMARY KEY violation is an ECONFLICT, a FOREIGN KEY violation
-// an ENOTFOUND (the row referred to is gone), a CHECK or NOT NULL violation
-// an EINVALID. msgs gives the shopper-facing message of each code the
-// caller expects; a violation it does not expect, or any other failure, is
-// wrapped with what as an internal error. A database that cannot be
-// reached or cannot write (Unavailable) is shop.ErrUnavailable, whatever
-// msgs says. A nil err stays nil.
+// FormatError maps a driver error to a shop error by its code; see
+// sqlstore.FormatError.
 func FormatError(err error, what string, msgs Messages) error {
-	if err == nil {
-		return nil
-	}
-	if Unavailable(err) {
-		return fmt.Errorf("%s: %w: %w", what, shop.ErrUnavailable, err)
-	}
-	if msg, ok := msgs[errorCode(err)]; ok {
-		return shop.Errorf(errorCode(err), "%s", msg)
-	}
-	return fmt.Errorf("%s: %w", what, err)
+	return sqlstore.FormatError(dialect, err, what, msgs)
 }
 
 // errorCode is the shop error code of a driver error ("" for none).

@@ -24,7 +24,7 @@ import (
 // dialect is SQLite's part of the shared store: ? placeholders, MIN of
 // two values, LIKE that ignores ASCII case, and no locks (a transaction
 // that writes begins IMMEDIATE, so writers already run one at a time).
-var dialect = sqlstore.Dialect{FormatError: FormatError, Least: "MIN", ILike: "LIKE"}
+var dialect = sqlstore.Dialect{ErrorCode: errorCode, Unavailable: Unavailable, Least: "MIN", ILike: "LIKE"}
 
 //go:embed migrations/*.sql
 var migrations embed.FS

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 // Messages maps shop error codes to what the shopper is told when a
@@ -51,9 +53,12 @@ func (nopConnector) Driver() driver.Driver                        { return nil }
 type Dialect struct {
 	// Numbered placeholders: $1, $2, … (PostgreSQL) instead of ?.
 	Numbered bool
-	// FormatError turns the driver's errors into shop errors, by the
-	// database's own error codes (one function per driver).
-	FormatError func(err error, what string, msgs Messages) error
+	// ErrorCode names the shop error code of a constraint the driver's
+	// error reports, by the database's own error codes ("" for none).
+	ErrorCode func(err error) string
+	// Unavailable reports a driver error that says the database cannot
+	// serve now (unreachable, full, read-only, closed).
+	Unavailable func(err error) bool
 	// Retry reports a failed transaction worth running again (PostgreSQL's
 	// serialization failures and deadlocks); nil: none is.
 	Retry func(err error) bool
@@ -94,12 +99,34 @@ func (s *Store) Now() time.Time { return (*s.now.Load())() }
 // SetClock replaces the clock; tests use it to control expiry.
 func (s *Store) SetClock(now func() time.Time) { s.now.Store(&now) }
 
-// FormatError maps err as the dialect does; nil stays nil.
+// FormatError is the one place a driver's error becomes a shop error, by
+// the database's error code (the dialect's ErrorCode), never by message
+// text: a unique violation is an ECONFLICT, a foreign-key violation an
+// ENOTFOUND (the row referred to is gone), a check or not-null violation
+// an EINVALID. msgs gives the shopper-facing message of each code the
+// caller expects; a violation it does not expect, or any other failure, is
+// wrapped with what as an internal error. A database that cannot serve
+// (the dialect's Unavailable) is shop.ErrUnavailable, whatever msgs says.
+// A nil err stays nil.
 func (s *Store) FormatError(err error, what string, msgs Messages) error {
+	return FormatError(s.d, err, what, msgs)
+}
+
+// FormatError is Store.FormatError for d, for a backend's statements that
+// run outside the shared store.
+func FormatError(d Dialect, err error, what string, msgs Messages) error {
 	if err == nil {
 		return nil
 	}
-	return s.d.FormatError(err, what, msgs)
+	if d.Unavailable(err) {
+		return fmt.Errorf("%s: %w: %w", what, shop.ErrUnavailable, err)
+	}
+	if code := d.ErrorCode(err); code != "" {
+		if msg, ok := msgs[code]; ok {
+			return shop.Errorf(code, "%s", msg)
+		}
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // Rebind writes query's ? placeholders as the dialect wants them. A ?
@@ -240,4 +267,29 @@ func (s *Store) Close() {
 		s.stmts.Delete(k)
 		return true
 	})
+}
+
+// Stores is every store of package shop that the shared store serves; a
+// backend that embeds *Store makes them all.
+type Stores interface {
+	shop.CatalogStore
+	shop.CartStore
+	shop.WishlistStore
+	shop.ImageStore
+	shop.UserStore
+	shop.PasswordResetStore
+	shop.SignInLinkStore
+	shop.EmailConfirmationStore
+	shop.OutboxStore
+	shop.ThrottleStore
+	shop.ContactStore
+	shop.OrderStore
+	shop.ChargeStore
+	shop.StockStore
+	shop.StaffStore
+	shop.AuditStore
+	shop.FulfilmentStore
+	shop.InboxStore
+	shop.ProductAdminStore
+	shop.DashboardStore
 }
