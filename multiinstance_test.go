@@ -36,7 +36,7 @@ func pgCount(t *testing.T, dbURL, q string, args ...any) int {
 	return n
 }
 
-// Issue 14: two instances of the shop (this binary, as child processes)
+// Two instances of the shop (this binary, as child processes)
 // on one fresh PostgreSQL database act as one shop.
 func TestMultiInstance_ActAsOneShop(t *testing.T) {
 	t.Parallel() // each starts its own servers on their own ports and data

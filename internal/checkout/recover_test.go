@@ -82,7 +82,7 @@ func (f *fixture) place(t *testing.T, svc *checkout.Service, owner string) check
 	return res
 }
 
-// Issue 12 case 2: orders left pending by a crash are resolved once their
+// Orders left pending by a crash are resolved once their
 // lease ends: completed when the gateway charged them, released with the
 // cart intact when it did not; never while the lease runs.
 func TestRecover_ResolvesStuckOrders(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// BackOfficeStore is what the back office (issue 17) needs of a backend:
+// BackOfficeStore is what the back office needs of a backend:
 // stock taken with the order claim, order transitions, staff roles, the
 // audit log and the inbox.
 type BackOfficeStore interface {
@@ -33,7 +33,7 @@ func testBackOffice(t *testing.T, b Backend) {
 		clock = c
 		bs, ok := s.(BackOfficeStore)
 		if !ok {
-			t.Skipf("%T does not implement the back-office store (issue 17)", s)
+			t.Skipf("%T does not implement the back-office store", s)
 		}
 		return bs
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // fixture is a small catalogue whose words the search tests rely on; each
-// product has stock for the order tests (issue 17: a claim takes stock).
+// product has stock for the order tests, since a claim takes stock.
 var fixture = []shop.Product{
 	{ID: "board-1", Title: "Serving board", Description: "Made of oiled walnut wood.", Category: "home", Price: 2500, Rating: 4, ReviewCount: 3, Stock: 10},
 	{ID: "lamp-1", Title: "Walnut desk lamp", Description: "Warm light for late nights.", Category: "home", Price: 4500, Rating: 4.5, ReviewCount: 10, Stock: 10},
