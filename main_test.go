@@ -29,15 +29,21 @@ func TestRun_StartsAndShutsDown(t *testing.T) {
 	go func() { done <- run(ctx, nil, func(k string) string { return env[k] }) }()
 
 	url := fmt.Sprintf("http://127.0.0.1:%d/healthz", port)
+	// Polled until it answers or run returns; the minute only bounds a
+	// broken start, so a busy machine's slow start still passes.
 	var res *http.Response
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(time.Minute); ; {
 		if res, err = http.Get(url); err == nil {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatalf("server did not answer: %v", err)
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not answer: %v", err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run returned before answering: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {

@@ -234,7 +234,7 @@ func signInFrom(c *client, email, pw, ip string) (*http.Response, *goquery.Docum
 	return c.post("/login", url.Values{"email": {email}, "password": {pw}}, "X-Forwarded-For", ip)
 }
 
-// Issue 12 case 6: failures from one address throttle that address for that
+// Failures from one address throttle that address for that
 // account (with a clear retry-in message), but never lock the owner out
 // from elsewhere.
 func TestLogin_Throttled(t *testing.T) {
@@ -644,7 +644,7 @@ func TestSession_Expiry(t *testing.T) {
 }
 
 // A used, expired or garbage reset link says so when it is opened, with no
-// form to fill in for nothing (issue 16).
+// form for the shopper to fill in only to be refused afterwards.
 func TestPasswordReset_BadLinkSaysSoOnArrival(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)

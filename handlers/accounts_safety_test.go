@@ -32,7 +32,7 @@ func resetWith(t *testing.T, app *testApp, link, pw string) *http.Response {
 	return res
 }
 
-// Issue 12 case 7: a new link, a used link or a password change revokes
+// A new link, a used link or a password change revokes
 // every older reset link.
 func TestPasswordReset_Revocation(t *testing.T) {
 	t.Parallel()
@@ -72,7 +72,7 @@ func TestPasswordReset_Revocation(t *testing.T) {
 	})
 }
 
-// Issue 12 case 8: common and blank passwords are refused, with a message,
+// Common and blank passwords are refused, with a message,
 // on registration, password change and reset.
 func TestPasswords_WeakRefused(t *testing.T) {
 	t.Parallel()
@@ -102,7 +102,7 @@ func TestPasswords_WeakRefused(t *testing.T) {
 	}
 }
 
-// Issue 12 case 5: the contact form is rate-limited per address; a refused
+// The contact form is rate-limited per address; a refused
 // message says when to retry, keeps what was typed and is not stored.
 func TestContact_RateLimited(t *testing.T) {
 	t.Parallel()

@@ -20,7 +20,7 @@ import (
 	"github.com/nocturne/storefront/views/pages"
 )
 
-// AdminDeps is what the back office (issue 17) uses. With Staff nil there
+// AdminDeps is what the back office uses. With Staff nil there
 // is no back office: every /admin address is a 404.
 type AdminDeps struct {
 	Staff      shop.StaffStore

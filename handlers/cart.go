@@ -128,7 +128,7 @@ func (a *App) cartPage(c *fiber.Ctx) error {
 }
 
 // wishlistUser is the account a wishlist request acts for; visitors and
-// guests are sent to sign in first (spec §6), back to where they were.
+// guests are sent to sign in first (the spec's roles and permissions), back to where they were.
 func (a *App) wishlistUser(c *fiber.Ctx) (*shop.User, error) {
 	u := auth.User(c)
 	if u != nil && !u.IsGuest {

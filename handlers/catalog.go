@@ -18,7 +18,7 @@ import (
 	"github.com/nocturne/storefront/views/pages"
 )
 
-// Texts of the catalogue's error states (spec §8).
+// Texts of the catalogue's error states (the spec's error catalogue).
 const (
 	MsgProductsFailed = "Failed to load products. Please try again later."
 	MsgProductFailed  = shop.MsgProductNotFound
@@ -52,7 +52,7 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []componen
 func (a *App) categories(c *fiber.Ctx) []string {
 	cats, err := a.Catalog.Categories(c.UserContext())
 	if err != nil {
-		// The filter still works with the categories it cannot list (spec §8:
+		// The filter still works with the categories it cannot list (the spec's error catalogue:
 		// a category list failure is only logged).
 		a.Log.Error("load categories", "err", err, "request_id", requestID(c))
 	}
@@ -279,7 +279,8 @@ func (a *App) product(c *fiber.Ctx) error {
 		return err
 	}
 	if a.Stock != nil {
-		// The product page shows the stock as it is now (issue 17).
+		// The product page shows the stock as it is now, not the in-memory
+		// catalogue's copy, which may be a few seconds old.
 		if n, err := a.Stock.Stock(c.UserContext(), p.ID); err == nil {
 			p.Stock = n
 		}

@@ -39,7 +39,7 @@ func withCatalog(c handlers.Catalog) testOption {
 }
 
 // When the catalogue cannot be read, the listing and search pages say so
-// with a way to try again (spec §8), the listing answers 503 rather than
+// with a way to try again (as the spec's error catalogue asks), the listing answers 503 rather than
 // 500, and the shopper's filters are kept in the retry link.
 func TestCatalogDown_ListingsSayTryAgain(t *testing.T) {
 	t.Parallel()

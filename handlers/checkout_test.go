@@ -451,7 +451,7 @@ func TestOrders_GuestHandOverAndLookup(t *testing.T) {
 		t.Errorf("looked-up order: %d", res.StatusCode)
 	}
 	// A signed-out visitor has no order list: Back leads to the lookup,
-	// never to the sign-in page (issue 16).
+	// never to the sign-in page, a dead end for a guest.
 	if back := doc.Find(`[data-testid="back-to-orders"]`); back.AttrOr("href", "") != "/orders/lookup" || back.Text() != "Back to order lookup" {
 		t.Errorf("visitor's back link: %q %q", back.AttrOr("href", ""), back.Text())
 	}
@@ -470,7 +470,8 @@ func TestOrders_GuestHandOverAndLookup(t *testing.T) {
 
 type goquerySel = goquery.Selection
 
-// Back to Orders returns to the list as the shopper left it (issue 16).
+// Back to Orders returns to the list as the shopper left it, so they do
+// not have to filter and sort it again.
 func TestOrders_BackKeepsFilterAndSort(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)

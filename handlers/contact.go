@@ -11,7 +11,7 @@ import (
 	"github.com/nocturne/storefront/views/pages"
 )
 
-// ContactSuccess is the flash shown after a message is stored (spec §8).
+// ContactSuccess is the flash shown after a message is stored (the spec's wording).
 const ContactSuccess = "Message sent successfully! We'll get back to you soon."
 
 func (a *App) contactPage(c *fiber.Ctx) error {

@@ -14,7 +14,7 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Issue 12 case 9: every page has a Permissions-Policy that turns off the
+// Every page has a Permissions-Policy that turns off the
 // features the shop does not use.
 func TestHeaders_PermissionsPolicy(t *testing.T) {
 	t.Parallel()
@@ -28,7 +28,7 @@ func TestHeaders_PermissionsPolicy(t *testing.T) {
 	}
 }
 
-// Issue 12 case 10: personal pages are private, no-store; public ones are
+// Personal pages are private, no-store; public ones are
 // not.
 func TestHeaders_NoStoreOnPersonalPages(t *testing.T) {
 	t.Parallel()
@@ -48,7 +48,7 @@ func TestHeaders_NoStoreOnPersonalPages(t *testing.T) {
 	}
 }
 
-// Issue 12 case 11: a client's X-Request-Id is used only when it is a short
+// A client's X-Request-Id is used only when it is a short
 // token of safe characters; anything else gets a generated id.
 func TestHeaders_RequestID(t *testing.T) {
 	t.Parallel()
@@ -69,7 +69,7 @@ func TestHeaders_RequestID(t *testing.T) {
 	}
 }
 
-// Issue 12 case 12: invalid UTF-8 in form text is never stored: each
+// Invalid UTF-8 in form text is never stored: each
 // invalid sequence becomes U+FFFD.
 func TestForms_InvalidUTF8Normalised(t *testing.T) {
 	t.Parallel()

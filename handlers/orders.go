@@ -13,7 +13,7 @@ import (
 	"github.com/nocturne/storefront/views/pages"
 )
 
-// Texts of the orders pages (spec §8).
+// Texts of the orders pages (the spec's error catalogue).
 const (
 	MsgOrdersFailed = "Failed to load your orders. Please try again later."
 	MsgLookupFailed = "We could not find an order with that number and e-mail address."

@@ -58,7 +58,7 @@ func (a *App) pageCache() fiber.Handler {
 // cacheable reports whether the page cache may answer the request: a GET
 // of a page by a visitor without a session. Not a static asset or photo,
 // not the health check, and not a product page: it shows the stock as it is
-// now (issue 17), which an order changes without a new catalogue version.
+// now, which an order changes without a new catalogue version.
 func cacheable(c *fiber.Ctx) bool {
 	p := c.Path()
 	return c.Method() == fiber.MethodGet && anonymous(c) &&

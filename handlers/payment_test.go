@@ -59,7 +59,7 @@ func placeAsync(c *client, key string) chan *http.Response {
 	return done
 }
 
-// Issue 12 case 1: one account at Review on two devices presses Place Order
+// One account at Review on two devices presses Place Order
 // on both during the payment: one order, one charge, and an item added from
 // the second device during the payment stays in the cart.
 func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
@@ -137,7 +137,7 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 	}
 }
 
-// Issue 12 case 3: tab 1 pays with the decline card, tab 2 presses Place
+// Tab 1 pays with the decline card, tab 2 presses Place
 // Order meanwhile: tab 2 is told the payment is processing, then that it
 // was declined; never "placed" on a 404.
 func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {

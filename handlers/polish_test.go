@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// Issue 16: the shopper-facing words and rules that changed.
+// Shopper-facing words and rules where the spec's own text would mislead or
+// dead-end: shipping, counts, form fields, descriptions and typo search.
 
 func TestCart_ShippingRuleAndItemCount(t *testing.T) {
 	t.Parallel()

@@ -51,8 +51,9 @@ func dbDigest(t *testing.T, path string) string {
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
-// Reads never write: the GETs issue 12 added or changed (the review with
-// its cart key, the payment status, the sign-in link page) change no row.
+// Reads never write: the GETs that sit next to a state change (the review
+// with its cart key, the payment status, the sign-in link page) change no
+// row.
 func TestReadsNeverWrite_CheckoutAndLinks(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")

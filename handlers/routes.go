@@ -157,7 +157,7 @@ func New(d Deps) *fiber.App {
 		d.Now = time.Now
 	}
 	a := &App{Deps: d, flash: newFlasher(d.Config.SessionSecret, d.Config.Secure()), cardHTML: newCardHTML(maxCardsKept)}
-	a.proxies = parseProxies(d.Config.TrustedProxies) // issue 12: clientIP
+	a.proxies = parseProxies(d.Config.TrustedProxies) // clientIP: whom throttles count by, behind a proxy too
 	app := fiber.New(fiber.Config{
 		AppName:               d.Config.ShopName,
 		ErrorHandler:          a.handleError,
@@ -171,7 +171,7 @@ func New(d Deps) *fiber.App {
 		// Fiber has one body limit for the whole app: it fits a product
 		// photo, and limitBody holds every other route to maxBody.
 		BodyLimit: maxUpload + multipartOverhead,
-		// issue 12: at most this many connections at once; more are answered
+		// At most this many connections at once; more are answered
 		// 503 and closed, so a flood cannot use up the descriptors.
 		Concurrency: d.Config.MaxConns,
 	})
@@ -179,7 +179,7 @@ func New(d Deps) *fiber.App {
 	a.catalogRoutes(app)
 	a.accountRoutes(app)
 	a.shoppingRoutes(app)
-	a.adminRoutes(app) // issue 17: the back office (admin.go)
+	a.adminRoutes(app) // the back office (admin.go)
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app
 }
@@ -190,7 +190,7 @@ func New(d Deps) *fiber.App {
 func (a *App) middleware(app *fiber.App) {
 	d := a.Deps
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: a.logPanic}))
-	app.Use(requestIDs) // issue 12: a client's id only when short and safe
+	app.Use(requestIDs) // a client's id only when short and safe: it goes into the logs
 	app.Use(limitBody)
 	app.Use(a.accessLog)
 	app.Use(helmet.New(helmet.Config{
@@ -203,7 +203,7 @@ func (a *App) middleware(app *fiber.App) {
 		XFrameOptions:             "DENY",
 		CrossOriginEmbedderPolicy: "unsafe-none",
 		HSTSMaxAge:                hstsMaxAge(d.Config.Secure()),
-		PermissionPolicy:          permissionsPolicy, // issue 12
+		PermissionPolicy:          permissionsPolicy, // turns off browser features the shop does not use
 	}))
 	if !d.Config.Dev {
 		// Anonymous pages from memory, already compressed (pagecache.go).
@@ -233,7 +233,7 @@ func (a *App) middleware(app *fiber.App) {
 			}
 		}
 	}
-	// issue 12: personal pages are never cached (inside the page cache, so
+	// Personal pages are never cached (inside the page cache, so
 	// it sees the header and does not keep them either).
 	app.Use(noStorePersonal)
 	app.Get(static.Prefix+"*", a.serveStatic)
@@ -355,7 +355,7 @@ func (a *App) shoppingRoutes(app *fiber.App) {
 	app.Get("/orders/lookup", a.lookupPage)
 	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
 	app.Get("/orders/:id", a.orderPage)
-	app.Post("/orders/:id/cancel", a.cancelOrder) // issue 17: within the hour
+	app.Post("/orders/:id/cancel", a.cancelOrder) // the shopper's own, within the cancel window
 }
 
 // limit counts requests per key in a one-minute window, in our store so the

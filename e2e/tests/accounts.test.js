@@ -189,7 +189,8 @@ async function expectProfileNeedsSignIn(page, shop) {
 
 describe('accounts', () => {
   // The shop trusts X-Forwarded-For from the test browser, so a test can
-  // sign in "from another address" (issue 12: no lock-out of the owner).
+  // sign in "from another address": failures from one address must not lock
+  // the owner out when they sign in from theirs.
   const shop = useShop({ env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
   beforeEach((t) => shop.resetRateLimits(t));
 
@@ -525,7 +526,8 @@ describe('accounts', () => {
       assert.equal(page.url(), shop.url('/'));
       await expectVisible(page.getByTestId('account-menu').filter({ visible: true }), 'the Account menu');
 
-      // The link works once: opened again, it says so on arrival (issue 16).
+      // The link works once: opened again, it says so on arrival rather than
+      // after the shopper has typed a new password.
       await open(page, resetPath);
       assert.equal(await text(page.getByTestId('form-alert')), MSG.resetLinkInvalid);
       assert.equal(await page.getByTestId('reset-form').count(), 0, 'no form for a used link');
@@ -652,7 +654,7 @@ describe('accounts', () => {
   });
 
   // -------------------------------------------------------------------------
-  // 8b. Passwords and reset links (issue 12)
+  // 8b. Passwords and reset links
 
   describe('password rules and reset links', () => {
     forEachMode('common and blank passwords are refused with a clear message', async ({ page, js }) => {

@@ -1,4 +1,4 @@
-// The back office (issue 17): a shopper places an order; a fulfilment
+// The back office: a shopper places an order; a fulfilment
 // member of staff (made with the server binary's `staff add` command) signs
 // in through the ordinary login, finds the order in /admin/orders, and
 // ships it with a carrier and tracking number; the shopper sees the

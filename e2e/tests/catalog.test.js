@@ -157,7 +157,7 @@ function filterField(page, name) {
 /**
  * Changes the filter form the way a shopper does. With JavaScript a select
  * applies on change and a price on Enter (leaving a price field sends
- * nothing: issue 16, polish.test.js), so each change leads to its own
+ * nothing, see polish.test.js), so each change leads to its own
  * canonical address without Apply being pressed; without JavaScript the
  * shopper presses Apply once at the end. Returns the applied filter.
  */

@@ -44,7 +44,8 @@ const MSG = {
   expired: 'This card has expired. Please use another card.',
   badCVV: 'Please enter a valid CVV',
   orderFailed: 'Failed to place order. Please try again.',
-  // The spec's text, why, and the way back to the card (issue 16).
+  // The spec's text, then why it failed and the way back to the card, so the
+  // shopper knows what to do next.
   declined: 'Failed to place order. Please try again. Your card was declined. Try another card. Use another card',
   lookupFailed: 'We could not find an order with that number and e-mail address.',
 };
@@ -824,7 +825,7 @@ describe('checkout', () => {
       assert.equal(await page.getByTestId('order-row').count(), 1, 'the history lists one order');
     });
 
-    // Issue 12: tab 1 pays with the decline card while tab 2 presses Place
+    // Tab 1 pays with the decline card while tab 2 presses Place
     // Order: tab 2 must not say "placed" (it used to, on a 404 page); both
     // tabs show the decline, the cart is kept and there is no order.
     forEachMode('Place Order in two tabs with a declined card: both tabs show the decline', async ({ page, context, js, shop, t }) => {

@@ -252,7 +252,7 @@ describe('foundation', () => {
         await open(page, '/');
         const wide = page.locator('nav.nav-wide');
         const toggle = page.getByTestId('nav-toggle');
-        const summary = toggle.getByTestId('nav-toggle-button'); // a popover button (issue 16)
+        const summary = toggle.getByTestId('nav-toggle-button'); // a popover button: Escape closes it
         const menuLinks = page.locator('nav.nav-narrow a');
         const products = page.locator('nav.nav-narrow').getByRole('link', { name: 'Products' });
 
@@ -447,7 +447,7 @@ describe('foundation', () => {
       if (after) assert.equal(after[0].n, 1, 'the reload did not store the message again');
     });
 
-    // Issue 12: the contact form is rate-limited per address (5 messages in
+    // The contact form is rate-limited per address (5 messages in
     // 10 minutes); a refused message says when to retry, keeps what was
     // typed and is not stored.
     forEachMode('too many messages from one address: a clear refusal that keeps the text', async ({ page, context, js, shop, t }) => {

@@ -1,4 +1,4 @@
-// Imported product photos (issue 15): a catalogue file whose images live on
+// Imported product photos: a catalogue file whose images live on
 // another host is imported with the binary's `catalog import` command; the
 // shop fetches each photo once, stores resized WebP and JPEG variants and
 // serves them from its own origin. The photos' host here is a loopback

@@ -1,4 +1,4 @@
-// Shopper polish (issue 16): phones at 320–768 px, the JavaScript
+// Shopper polish: phones at 320–768 px, the JavaScript
 // enhancements' rough edges, search that forgives and honest copy. Journeys
 // that exist with and without JavaScript run in both modes (forEachMode);
 // phone layouts run at 375 px.

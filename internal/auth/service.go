@@ -20,7 +20,8 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Messages the spec fixes (§5, §8) and the ones we add.
+// Messages the spec fixes (its validation rules and error catalogue) and
+// the ones we add.
 const (
 	MsgPasswordsDiffer   = "Passwords do not match"
 	MsgPasswordTooShort  = "Password must be at least 6 characters"

@@ -1,4 +1,4 @@
-// Package backoffice owns the shop staff's rules (issue 17): who may do
+// Package backoffice owns the shop staff's rules: who may do
 // what, how an order moves from processing to shipped, delivered or
 // cancelled, what the shopper is told at each step, and the audit log that
 // records every staff action.

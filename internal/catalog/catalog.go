@@ -206,7 +206,7 @@ type Filter struct {
 	MinPriceText, MaxPriceText string
 }
 
-// ParseFilter reads the catalogue's query parameters (spec §2: category,
+// ParseFilter reads the catalogue's query parameters (the spec's routes: category,
 // sort, minPrice, maxPrice, rating; plus q and page). Nothing a shopper
 // types is an error: unknown or malformed values are dropped, negative
 // prices are ignored, and a minimum above the maximum swaps them.

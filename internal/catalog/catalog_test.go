@@ -2,6 +2,8 @@ package catalog_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -146,8 +148,10 @@ func TestLoadBuiltin(t *testing.T) {
 
 // fakeStore mimics the FakeStore API; its behaviour can be switched.
 type fakeStore struct {
-	mode  atomic.Value // "ok", "500", "partial", "slow", "malformed", "down"
+	mode  atomic.Value // "ok", "500", "partial", "silent", "malformed", "down"
 	calls atomic.Int32
+	// arrived hears of each request the silent service holds.
+	arrived chan struct{}
 }
 
 const fakeProducts = `[
@@ -163,8 +167,13 @@ func (f *fakeStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "500":
 		http.Error(w, "boom", http.StatusInternalServerError)
 		return
-	case "slow":
-		time.Sleep(300 * time.Millisecond)
+	case "silent": // never answers: holds the request until the client gives up
+		select {
+		case f.arrived <- struct{}{}:
+		case <-r.Context().Done():
+		}
+		<-r.Context().Done()
+		return
 	case "partial":
 		if r.URL.Path == "/products" {
 			w.Write([]byte(fakeProducts[:120]))
@@ -184,16 +193,50 @@ func (f *fakeStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// newSyncer's client has a generous timeout: no test here is about the
+// timeout, and a short one fails good syncs whenever the machine is busy.
 func newSyncer(t *testing.T, url string, db *sqlite.DB) *catalog.Syncer {
 	return &catalog.Syncer{
 		Service: catalog.NewService(db, quiet), BaseURL: url, Interval: time.Hour,
-		Client: &http.Client{Timeout: 100 * time.Millisecond}, Retries: 2, Backoff: time.Millisecond, Log: quiet,
+		Client: &http.Client{Timeout: time.Minute}, Retries: 2, Backoff: time.Millisecond, Log: quiet,
 	}
+}
+
+// giveUpOnArrival stands in for the client's timeout against a service that
+// never answers, without a clock: each request is abandoned as soon as the
+// service holds it (arrived), so every try reaches the service and fails
+// however busy the machine is.
+type giveUpOnArrival struct{ arrived <-chan struct{} }
+
+func (g giveUpOnArrival) RoundTrip(r *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	type result struct {
+		res *http.Response
+		err error
+	}
+	out := make(chan result, 1)
+	go func() {
+		res, err := http.DefaultTransport.RoundTrip(r.WithContext(ctx))
+		out <- result{res, err}
+	}()
+	select {
+	case <-g.arrived:
+		cancel()
+	case o := <-out: // failed before the service had it
+		return nil, o.err
+	}
+	o := <-out
+	if o.err == nil {
+		o.res.Body.Close()
+		return nil, errors.New("the silent service answered")
+	}
+	return nil, fmt.Errorf("gave up waiting for an answer: %w", o.err)
 }
 
 func TestSync(t *testing.T) {
 	ctx := context.Background()
-	fs := &fakeStore{}
+	fs := &fakeStore{arrived: make(chan struct{})}
 	fs.mode.Store("ok")
 	srv := httptest.NewServer(fs)
 	defer srv.Close()
@@ -218,11 +261,17 @@ func TestSync(t *testing.T) {
 		t.Errorf("featured after sync: %d, want all 3 (the best rated, up to 8)", featured.Total)
 	}
 
-	for _, mode := range []string{"500", "slow", "partial", "malformed"} {
+	silent := newSyncer(t, srv.URL, db)
+	silent.Client = &http.Client{Transport: giveUpOnArrival{fs.arrived}}
+	for _, mode := range []string{"500", "silent", "partial", "malformed"} {
 		t.Run("Err"+mode, func(t *testing.T) {
 			fs.mode.Store(mode)
 			before := fs.calls.Load()
-			if err := y.SyncOnce(ctx); err == nil {
+			sy := y
+			if mode == "silent" {
+				sy = silent
+			}
+			if err := sy.SyncOnce(ctx); err == nil {
 				t.Fatal("sync succeeded against a failing service")
 			}
 			want := int32(3) // one try and two retries

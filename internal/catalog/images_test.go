@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/images"
@@ -17,7 +16,9 @@ import (
 )
 
 func withImages(s *catalog.Service, db *sqlite.DB) *catalog.Service {
-	s.Images = &images.Service{Store: db, Fetcher: images.NewFetcher(true, time.Second), Log: quiet}
+	// The production timeout: these tests are not about it, and a short one
+	// fails good fetches whenever the machine is busy.
+	s.Images = &images.Service{Store: db, Fetcher: images.NewFetcher(true, images.DefaultTimeout), Log: quiet}
 	return s
 }
 

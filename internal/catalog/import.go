@@ -33,7 +33,7 @@ const (
 //go:embed seed/products.json
 var seedFS embed.FS
 
-// item is one product in the FakeStore API's shape (spec §7), which the
+// item is one product in the FakeStore API's shape (the spec's outside calls), which the
 // built-in catalogue and catalogue files share. featured is our addition.
 type item struct {
 	ID    json.RawMessage `json:"id"`

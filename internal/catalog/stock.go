@@ -7,7 +7,7 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Stock in memory (issue 17). Orders change stock all the time, and
+// Stock in memory. Orders change stock all the time, and
 // reloading the whole catalogue for each would be far too costly, so
 // between reloads the Service keeps the stock of the products whose stock
 // changed, refreshed every few seconds from the store's StockChanges:

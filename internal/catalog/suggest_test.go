@@ -18,7 +18,8 @@ func builtinService(t *testing.T) *catalog.Service {
 }
 
 // Category names as the shop shows them, their spelling variants and the
-// words of the landing page's copy find products (issue 16).
+// words of the landing page's copy find products: a shopper who types what
+// the shop shows them must not get an empty page.
 func TestSearch_CategoryNamesAndVariants(t *testing.T) {
 	svc := builtinService(t)
 	ctx := context.Background()

@@ -1,5 +1,5 @@
 // Package checkout owns the three-step checkout's rules: what a valid
-// shipping address and card are (spec §5), the simulated payment gateway,
+// shipping address and card are (the spec's validation rules), the simulated payment gateway,
 // and placing an order exactly once.
 package checkout
 
@@ -19,7 +19,8 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Messages of the checkout (spec §5, §8).
+// Messages of the checkout, in the spec's words (its validation rules and
+// error catalogue).
 const (
 	MsgMissingPrefix = "Please fill in all required fields: "
 	MsgBadEmail      = "Please enter a valid email address"
@@ -32,7 +33,7 @@ const (
 	MsgBadCountry    = "Please choose a country from the list."
 )
 
-// ShippingCountries are the checkout's country choices (spec §3).
+// ShippingCountries are the checkout's country choices (the spec's checkout list, shorter than the profile's).
 var ShippingCountries = []string{"United States", "Canada", "United Kingdom"}
 
 // Shipping is step 1's form.
@@ -222,7 +223,7 @@ func Brand(digits string) string {
 	return "Card"
 }
 
-// Gateway takes payments. The shop's is simulated (spec §1); a real one
+// Gateway takes payments. The shop's is simulated, as the spec asks; a real one
 // (Stripe, Adyen) implements the same calls.
 type Gateway interface {
 	// Tokenize exchanges card details for a token that can be charged once;
@@ -244,7 +245,7 @@ var ErrDeclined = errors.New("card declined")
 const DeclinedCard = "4000000000000002"
 
 // SimulatedGateway approves every card except DeclinedCard, after Delay
-// (spec §9: 2 s). Like a real gateway it keeps a record per idempotency key
+// (the spec's business constants: 2 s). Like a real gateway it keeps a record per idempotency key
 // (in Charges, the shop's database, so the records survive a crash and
 // every instance sees them); with Charges nil it remembers nothing.
 type SimulatedGateway struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func (f *fixture) place(t *testing.T, svc *checkout.Service, owner string) check
 	return res
 }
 
-// Issue 12 case 2: orders left pending by a crash are resolved once their
+// Orders left pending by a crash are resolved once their
 // lease ends: completed when the gateway charged them, released with the
 // cart intact when it did not; never while the lease runs.
 func TestRecover_ResolvesStuckOrders(t *testing.T) {
@@ -139,29 +140,53 @@ func TestRecover_LeaseIsTakenOnce(t *testing.T) {
 	}
 }
 
-// Shutdown waits for payments under way.
+// heldGateway holds each charge until the test releases it, so a test can
+// act while a payment is under way without racing the clock.
+type heldGateway struct {
+	checkout.SimulatedGateway
+	entered  chan struct{} // closed when the charge starts
+	release  chan struct{} // closed by the test to let it finish
+	finished atomic.Bool   // the charge has returned
+}
+
+func (g *heldGateway) Charge(ctx context.Context, token string, amount shop.Cents, key string) error {
+	close(g.entered)
+	<-g.release
+	defer g.finished.Store(true)
+	return g.SimulatedGateway.Charge(ctx, token, amount, key)
+}
+
+// Shutdown waits for payments under way: while one is held, Wait with an
+// ended context reports that not all finished; once it is released, Wait
+// returns only after the charge has, and the order is placed.
 func TestWait_PaymentsInFlight(t *testing.T) {
 	f := newFixture(t)
-	svc := f.svc(&checkout.SimulatedGateway{Charges: f.db, Delay: 300 * time.Millisecond})
-	done := make(chan checkout.Result, 1)
-	go func() { done <- f.place(t, svc, "usr_w") }()
-	for i := 0; i < 200; i++ { // until the claim exists
-		if o, _ := f.db.ExpiredClaims(context.Background(), f.now.Add(time.Hour)); len(o) > 0 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
+	g := &heldGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, entered: make(chan struct{}), release: make(chan struct{})}
+	svc := f.svc(g)
+	done, exited := make(chan checkout.Result, 1), make(chan struct{})
+	go func() {
+		defer close(exited) // also when place fails the test before paying
+		done <- f.place(t, svc, "usr_w")
+	}()
+	select {
+	case <-g.entered:
+	case <-exited:
+		t.FailNow()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if !svc.Wait(ctx) {
+
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	if svc.Wait(ended) {
+		t.Fatal("Wait reported every payment finished while one was held")
+	}
+	close(g.release)
+	if !svc.Wait(context.Background()) {
 		t.Fatal("Wait gave up")
 	}
-	select {
-	case r := <-done:
-		if r.State != checkout.Placed {
-			t.Errorf("state %v", r.State)
-		}
-	default:
+	if !g.finished.Load() {
 		t.Error("Wait returned before the payment finished")
+	}
+	if r := <-done; r.State != checkout.Placed {
+		t.Errorf("state %v", r.State)
 	}
 }

@@ -60,7 +60,7 @@ type Config struct {
 	// memory photos take.
 	ImageWorkers int
 	// ImportDefaultStock is the stock an imported product starts with when
-	// its source says none (IMPORT_DEFAULT_STOCK, default 25; issue 17).
+	// its source says none (IMPORT_DEFAULT_STOCK, default 25).
 	ImportDefaultStock int
 	// PaymentDelay is how long the simulated payment takes (spec: 2 s).
 	PaymentDelay time.Duration

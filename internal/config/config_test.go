@@ -126,7 +126,7 @@ func TestLoad_Errors(t *testing.T) {
 	}
 }
 
-// Issue 12's settings: payment timeout, shutdown grace, connection cap and
+// The hardening settings: payment timeout, shutdown grace, connection cap and
 // trusted proxies, with their defaults and refusals.
 func TestLoad_HardeningSettings(t *testing.T) {
 	cfg, err := config.Load(env(map[string]string{"DATA_DIR": t.TempDir()}))

@@ -62,7 +62,7 @@ func fillShop(t *testing.T, path string) {
 	must(db.InsertOrder(ctx, &shop.Order{ID: "NOC-1", UserID: "usr_1", Email: "ada@example.com", Status: shop.StatusProcessing,
 		Subtotal: 4200, Total: 4620, Tax: 420, IdempotencyKey: "k1", CreatedAt: time.Now(), PaymentMethod: "Visa ending 4242",
 		Lines: []shop.OrderLine{{ProductID: "p1", Name: "Walnut lamp", Price: 4200, Quantity: 1}}}))
-	// The back office (issue 17): a role, an audit entry, an order event.
+	// The back office's tables: a role, an audit entry, an order event.
 	_, err = db.GrantStaff(ctx, "ada@example.com", shop.RoleAdmin)
 	must(err)
 	must(db.RecordAudit(ctx, shop.AuditEntry{Actor: "cli", Action: "staff.add", Subject: "ada@example.com", After: "admin"}))

@@ -34,8 +34,8 @@ const (
 	// pixel (a phone's card at 92vw picks 640 px; a retina laptop's grid,
 	// too), where quality 60's artefacts are smaller than a CSS pixel. With
 	// four real photos (one a detailed circuit board), a 375 px phone's
-	// first screen of /products went from 102.2 to 91.5 KB (issue 15's budget is
-	// 100 KB).
+	// first screen of /products went from 102.2 to 91.5 KB (the page-weight
+	// budget is 100 KB).
 	webpDenseQuality = 60
 	denseWidth       = 640
 	// webpMethod 4 (libwebp's default) makes files ~16% smaller than the

@@ -24,7 +24,7 @@ func (s *outboxStore) Outbox(context.Context) ([]shop.Email, error) { return s.k
 
 // With no SMTP server the message is kept whole in the outbox, and the log
 // says so without the link, which would let anyone who reads the logs
-// reset the password (issue 13).
+// reset the password.
 func TestOutbox_KeepsTheMessageAndLogsNoSecret(t *testing.T) {
 	var logs bytes.Buffer
 	store := &outboxStore{}

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// User is an account or a guest with its profile (spec §3).
+// User is an account or a guest with its profile (the spec's entities).
 type User struct {
 	ID            string
 	Email         string // normalised; empty for guests
@@ -33,10 +33,10 @@ func (u *User) Current() *CurrentUser {
 	return &CurrentUser{ID: u.ID, Email: u.Email, DisplayName: u.DisplayName, IsGuest: u.IsGuest}
 }
 
-// GuestIDPrefix starts every guest's id (spec §3).
+// GuestIDPrefix starts every guest's id, as the spec's current-user entity has it.
 const GuestIDPrefix = "guest_"
 
-// Countries offered on the profile (spec §3), default first.
+// Countries offered on the profile (the spec's list), default first.
 var Countries = []string{"United States", "Canada", "United Kingdom", "Australia", "Germany", "France", "Japan", "China", "India", "Brazil"}
 
 // NormalizeEmail makes e-mail addresses comparable: trimmed and lower case.

@@ -20,7 +20,7 @@ const (
 	MsgOrderMoved = "This order is %s now: someone changed it meanwhile."
 )
 
-// Staff roles (issue 17). An admin can do everything in the back office; a
+// Staff roles. An admin can do everything in the back office; a
 // fulfilment member works orders and messages and sees the dashboard.
 const (
 	RoleAdmin      = "admin"

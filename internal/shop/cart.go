@@ -33,7 +33,7 @@ type CartLine struct {
 	Product  Product
 	Quantity int
 	// Variation names a product option; the catalogue has none yet, so it
-	// is always empty, but the cart page shows it when set (spec §2).
+	// is always empty, but the cart page shows it when set, as the spec's cart page does.
 	Variation string
 	AddedAt   time.Time
 }
@@ -41,7 +41,7 @@ type CartLine struct {
 // Total is the line's price.
 func (l CartLine) Total() Cents { return l.Product.Price * Cents(l.Quantity) }
 
-// Cart is a shopper's cart with its derived sums (spec §3).
+// Cart is a shopper's cart with its derived sums (the spec's entities).
 type Cart struct {
 	Lines []CartLine
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Order statuses (spec §4). Pending marks an order whose payment is under
+// Order statuses (the spec's states and transitions). Pending marks an order whose payment is under
 // way; shoppers never see it.
 const (
 	StatusPending    = "pending"
@@ -35,7 +35,7 @@ type OrderLine struct {
 // Total is the line's price.
 func (l OrderLine) Total() Cents { return l.Price * Cents(l.Quantity) }
 
-// Order is a placed order (spec §3).
+// Order is a placed order (the spec's entities).
 type Order struct {
 	ID             string
 	UserID         string
@@ -70,7 +70,7 @@ func (o Order) ItemCount() int {
 	return n
 }
 
-// Totals are a checkout's sums (spec §9): tax is 10% of the subtotal,
+// Totals are a checkout's sums (the spec's business constants): tax is 10% of the subtotal,
 // rounded half up to the cent; total = subtotal + shipping + tax.
 type Totals struct {
 	Subtotal, Shipping, Tax, Total Cents

@@ -1,6 +1,6 @@
 package shop
 
-// Business constants of the shop (spec §9). Help pages and, later, the cart
+// Business constants of the shop (the spec's business constants and limits). Help pages and, later, the cart
 // and checkout read them from here so the texts and the arithmetic agree.
 const (
 	FlatShippingFee       Cents = 1000 // standard shipping below FreeShippingThreshold
@@ -21,8 +21,8 @@ const (
 // StandardShipping is what standard shipping costs on a subtotal: the flat
 // fee below FreeShippingThreshold, nothing from it on, and nothing for an
 // empty cart. It is the one shipping rule: the cart, the checkout, orders,
-// the confirmation e-mail and the help pages all read it (issue 16: the
-// spec's flat $10 and its "free over $50" policy text, made to agree).
+// the confirmation e-mail and the help pages all read it, so the spec's
+// flat $10 and its "free over $50" policy text can never disagree.
 func StandardShipping(subtotal Cents) Cents {
 	if subtotal <= 0 || subtotal >= FreeShippingThreshold {
 		return 0

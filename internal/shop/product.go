@@ -9,7 +9,7 @@ import (
 	"unicode"
 )
 
-// Product is one catalogue item (spec §3). Derived fields are methods, so
+// Product is one catalogue item (the spec's entities). Derived fields are methods, so
 // they are computed in exactly one place.
 type Product struct {
 	ID          string
@@ -26,7 +26,7 @@ type Product struct {
 	// Photo is the stored photo of an imported Image; zero when none is
 	// stored (yet, or its fetch failed).
 	Photo Photo
-	// Stock is how many the shop holds (issue 17). Cards read it from the
+	// Stock is how many the shop holds. Cards read it from the
 	// in-memory catalogue (a few seconds old at most); the product page,
 	// the cart and Place Order read it live.
 	Stock int
@@ -122,7 +122,7 @@ func (p Product) Validate() error {
 	return nil
 }
 
-// Sort orders of the catalogue (spec §2).
+// Sort orders of the catalogue, by their names in the spec's query string.
 const (
 	SortPriceAsc  = "asc"
 	SortPriceDesc = "desc"

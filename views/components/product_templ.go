@@ -676,7 +676,7 @@ func ProductCards(cards []Card) templ.Component {
 }
 
 // StockLine says whether the product can be bought: "In stock", "Only N
-// left" or "Out of stock" (issue 17).
+// left" or "Out of stock".
 func StockLine(p shop.Product) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

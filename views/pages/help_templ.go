@@ -130,7 +130,7 @@ func FAQ(f layout.Frame) templ.Component {
 	})
 }
 
-// Shipping is the shipping information page (spec §9 policy text).
+// Shipping is the shipping information page (the spec's policy text, with the shop's one shipping rule).
 func Shipping(f layout.Frame) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -239,7 +239,7 @@ var nonReturnable = []string{
 	"Gift cards",
 }
 
-// Returns is the returns and refunds page (spec §9 policy text).
+// Returns is the returns and refunds page (the spec's policy text).
 func Returns(f layout.Frame) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -45,7 +45,7 @@ func orderURL(id, from string) string {
 	return "/orders/" + id + "?from=" + queryEscape(from)
 }
 
-// StatusBadge shows an order status in its colour (spec §4).
+// StatusBadge shows an order status in its colour, so the state reads at a glance.
 func StatusBadge(status string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -501,7 +501,7 @@ type OrderPage struct {
 	Images    []string
 	Back      string // the orders list as the shopper left it, or the lookup page for a visitor
 	BackLabel string
-	// Events is the order's timeline (issue 17); CanCancel offers the
+	// Events is the order's timeline; CanCancel offers the
 	// shopper's own cancel until CancelUntil.
 	Events      []shop.OrderEvent
 	CanCancel   bool

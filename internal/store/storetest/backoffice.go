@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -10,9 +11,9 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// BackOfficeStore is what the back office (issue 17) needs of a backend:
+// BackOfficeStore is what the back office needs of a backend:
 // stock taken with the order claim, order transitions, staff roles, the
-// audit log and the inbox.
+// audit log, the inbox, the product list and the dashboard.
 type BackOfficeStore interface {
 	Store
 	shop.StockStore
@@ -21,6 +22,7 @@ type BackOfficeStore interface {
 	shop.FulfilmentStore
 	shop.InboxStore
 	shop.ProductAdminStore
+	shop.DashboardStore
 }
 
 // testBackOffice runs the back-office checks on a backend that offers
@@ -33,7 +35,7 @@ func testBackOffice(t *testing.T, b Backend) {
 		clock = c
 		bs, ok := s.(BackOfficeStore)
 		if !ok {
-			t.Skipf("%T does not implement the back-office store (issue 17)", s)
+			t.Skipf("%T does not implement the back-office store", s)
 		}
 		return bs
 	}
@@ -47,6 +49,12 @@ func testBackOffice(t *testing.T, b Backend) {
 	t.Run("EditorSearch", func(t *testing.T) { editorSearch(t, open(t)) })
 	t.Run("ReleaseRace", func(t *testing.T) { releaseRace(t, open(t)) })
 	t.Run("Dashboard", func(t *testing.T) { dashboard(t, open(t)) })
+	t.Run("StaffList", func(t *testing.T) { staffList(t, open(t), now) })
+	t.Run("AdminProducts", func(t *testing.T) { adminProducts(t, open(t)) })
+	t.Run("DashboardDays", func(t *testing.T) {
+		s := open(t)
+		dashboardDays(t, s, clock)
+	})
 }
 
 func seedStock(t *testing.T, s BackOfficeStore, stock map[string]int) {
@@ -414,5 +422,191 @@ func inbox(t *testing.T, s BackOfficeStore, now func() time.Time) {
 	}
 	if _, err := s.ContactMessage(ctx, 999); shop.ErrorCode(err) != shop.ENOTFOUND {
 		t.Errorf("unknown message: %v", err)
+	}
+}
+
+// The staff page lists everyone with a role, by e-mail address, with the
+// role and when it was given; a revoked role and an account without one
+// are not listed.
+func staffList(t *testing.T, s BackOfficeStore, now func() time.Time) {
+	ctx := context.Background()
+	if list, err := s.ListStaff(ctx); err != nil || len(list) != 0 {
+		t.Fatalf("staff of a new shop: %+v, %v", list, err)
+	}
+	for _, u := range []shop.User{{ID: "usr_c", Email: "cy@example.com"}, {ID: "usr_a", Email: "ada@example.com"}, {ID: "usr_b", Email: "bo@example.com"}, {ID: "usr_d", Email: "di@example.com"}} {
+		must(t, s.CreateUser(ctx, &u, []byte("hash")))
+		must(t, s.MarkEmailVerified(ctx, u.ID))
+	}
+	for _, g := range []struct{ email, role string }{
+		{"cy@example.com", shop.RoleAdmin},
+		{"ADA@example.com", shop.RoleFulfilment},
+		{"di@example.com", shop.RoleAdmin},
+	} {
+		if _, err := s.GrantStaff(ctx, g.email, g.role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := s.RevokeStaff(ctx, "di@example.com"); !ok || err != nil {
+		t.Fatalf("revoke: %v %v", ok, err)
+	}
+	list, err := s.ListStaff(ctx)
+	must(t, err)
+	want := []shop.Staff{
+		{UserID: "usr_a", Email: "ada@example.com", Role: shop.RoleFulfilment, CreatedAt: now()},
+		{UserID: "usr_c", Email: "cy@example.com", Role: shop.RoleAdmin, CreatedAt: now()},
+	}
+	if len(list) != len(want) {
+		t.Fatalf("staff: got %+v, want %+v", list, want)
+	}
+	for i := range want {
+		if g, w := list[i], want[i]; g.UserID != w.UserID || g.Email != w.Email || g.Role != w.Role || !g.CreatedAt.Equal(w.CreatedAt) {
+			t.Errorf("staff %d: got %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// The product editor's list: every product, hidden ones too, by id, a
+// page at a time; the search box matches the id or the title, in any
+// case, and takes % and _ as the characters they are.
+func adminProducts(t *testing.T, s BackOfficeStore) {
+	ctx := context.Background()
+	ps := []shop.Product{
+		{ID: "lamp-1", Title: "Walnut desk lamp", Category: "home", Price: 4500, Stock: 3},
+		{ID: "lamp-2", Title: "Brass floor lamp", Category: "home", Price: 12000, Stock: 3},
+		{ID: "mug-1", Title: "snake_case mug", Category: "home", Price: 900, Stock: 3},
+		{ID: "sign-1", Title: "50% off sign", Category: "home", Price: 500, Stock: 3},
+	}
+	for i := range 2 * shop.AdminProductsPageSize {
+		ps = append(ps, shop.Product{ID: fmt.Sprintf("bulk-%02d", i), Title: fmt.Sprintf("Bulk item %d", i), Category: "home", Price: 100, Stock: 3})
+	}
+	must(t, s.ReplaceCatalog(ctx, "builtin", []string{"home"}, ps))
+	must(t, s.SaveProduct(ctx, shop.ProductEdit{New: true, Product: shop.Product{ID: "zz-hidden", Title: "Retired lamp", Category: "home", Price: 100, Hidden: true}}))
+	const all = 4 + 2*shop.AdminProductsPageSize + 1
+	bulk := func(from, to int) string {
+		var out []string
+		for i := from; i < to; i++ {
+			out = append(out, fmt.Sprintf("bulk-%02d", i))
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tt := range []struct {
+		name, query string
+		page        int
+		want        string
+		total       int
+	}{
+		{"FirstPage", "", 1, bulk(0, shop.AdminProductsPageSize), all},
+		{"PageZeroIsTheFirst", "", 0, bulk(0, shop.AdminProductsPageSize), all},
+		{"SecondPage", "", 2, bulk(shop.AdminProductsPageSize, 2*shop.AdminProductsPageSize), all},
+		{"LastPage", "", 3, "lamp-1,lamp-2,mug-1,sign-1,zz-hidden", all},
+		{"PastTheEnd", "", 4, "", all},
+		{"TitleAnyCase", "LAMP", 1, "lamp-1,lamp-2,zz-hidden", 3},
+		{"TitleWord", "walnut", 1, "lamp-1", 1},
+		{"ID", "sign-", 1, "sign-1", 1},
+		{"SpacesTrimmed", "  brass  ", 1, "lamp-2", 1},
+		{"PercentIsLiteral", "%", 1, "sign-1", 1},
+		{"UnderscoreIsLiteral", "_", 1, "mug-1", 1},
+		{"NoMatch", "zebra", 1, "", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, total, err := s.AdminProducts(ctx, tt.query, tt.page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ids(got) != tt.want || total != tt.total {
+				t.Errorf("%q page %d: got %s (total %d), want %s (total %d)", tt.query, tt.page, ids(got), total, tt.want, tt.total)
+			}
+		})
+	}
+	if got, _, _ := s.AdminProducts(ctx, "Retired", 1); len(got) != 1 || !got[0].Hidden {
+		t.Errorf("a hidden product is listed as hidden: %+v", got)
+	}
+}
+
+// The dashboard a member of staff opens on the third day: today's orders
+// and revenue (a cancelled order counts as an order but earns nothing; a
+// payment under way is not an order yet), orders still to ship, messages
+// nobody handled, products running low (hidden ones left out, least stock
+// first) and a day-by-day chart ending today.
+func dashboardDays(t *testing.T, s BackOfficeStore, clock *Clock) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"sold": 100, "a-low": shop.LowStockLevel, "b-out": 0, "c-plenty": shop.LowStockLevel + 1})
+	must(t, s.SaveProduct(ctx, shop.ProductEdit{New: true, Product: shop.Product{ID: "d-hidden", Title: "Retired", Category: "home", Price: 100, Stock: 1, Hidden: true}}))
+	n := 0
+	place := func(qty int, complete bool) *shop.Order {
+		t.Helper()
+		n++
+		owner := fmt.Sprintf("guest_d%d", n)
+		must(t, s.AddToCart(ctx, owner, "sold", qty))
+		o, err := claim(ctx, s, owner, fmt.Sprintf("d%d", n))
+		must(t, err)
+		if complete {
+			must(t, s.CompleteOrder(ctx, o.ID))
+		}
+		return o
+	}
+	at := func() time.Time { return clock.Now() }
+
+	// Day 1 (11-21): one order, shipped since.
+	shipped := place(1, true)
+	if _, err := s.TransitionOrder(ctx, shop.Transition{OrderID: shipped.ID, From: shop.StatusProcessing, To: shop.StatusShipped, Carrier: "UPS", Tracking: "1Z", At: at()}); err != nil {
+		t.Fatal(err)
+	}
+	// Day 2: one order, cancelled.
+	clock.Add(24 * time.Hour)
+	cancelled := place(3, true)
+	if _, err := s.TransitionOrder(ctx, shop.Transition{OrderID: cancelled.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: "Asked to", At: at()}); err != nil {
+		t.Fatal(err)
+	}
+	// Day 3, today: one order to ship, one payment under way.
+	clock.Add(24 * time.Hour)
+	place(2, true)
+	place(4, false)
+	for _, subj := range []string{"first", "second"} {
+		must(t, s.CreateContactMessage(ctx, &shop.ContactMessage{Name: "A", Email: "a@example.com", Subject: subj, Message: "m"}))
+	}
+	msgs, _, err := s.Inbox(ctx, false, 1)
+	must(t, err)
+	if _, err := s.MarkHandled(ctx, msgs[0].ID, "ada@example.com", at()); err != nil {
+		t.Fatal(err)
+	}
+
+	today := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	day := func(d int) time.Time { return today.AddDate(0, 0, d) }
+	for _, tt := range []struct {
+		name string
+		days int
+		want []shop.DayTotal
+	}{
+		{"ThreeDays", 3, []shop.DayTotal{{Day: day(-2), Orders: 1, Revenue: 1000}, {Day: day(-1), Orders: 1, Revenue: 0}, {Day: day(0), Orders: 1, Revenue: 2000}}},
+		{"WeekBeforeTheShopOpened", 5, []shop.DayTotal{{Day: day(-4)}, {Day: day(-3)}, {Day: day(-2), Orders: 1, Revenue: 1000}, {Day: day(-1), Orders: 1, Revenue: 0}, {Day: day(0), Orders: 1, Revenue: 2000}}},
+		{"TodayOnly", 1, []shop.DayTotal{{Day: day(0), Orders: 1, Revenue: 2000}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := s.Dashboard(ctx, today, tt.days)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.OrdersToday != 1 || d.RevenueToday != 2000 {
+				t.Errorf("today: %d orders, %d revenue; want 1 and 2000", d.OrdersToday, d.RevenueToday)
+			}
+			if d.AwaitingShip != 1 {
+				t.Errorf("awaiting shipment: %d, want 1", d.AwaitingShip)
+			}
+			if d.Unhandled != 1 {
+				t.Errorf("unhandled messages: %d, want 1", d.Unhandled)
+			}
+			if got := ids(d.LowStock); got != "b-out,a-low" {
+				t.Errorf("low stock: %s, want b-out,a-low", got)
+			}
+			if len(d.Days) != len(tt.want) {
+				t.Fatalf("days: got %+v, want %+v", d.Days, tt.want)
+			}
+			for i, w := range tt.want {
+				if g := d.Days[i]; !g.Day.Equal(w.Day) || g.Orders != w.Orders || g.Revenue != w.Revenue {
+					t.Errorf("day %d: got %+v, want %+v", i, g, w)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 )
 
 // fixture is a small catalogue whose words the search tests rely on; each
-// product has stock for the order tests (issue 17: a claim takes stock).
+// product has stock for the order tests, since a claim takes stock.
 var fixture = []shop.Product{
 	{ID: "board-1", Title: "Serving board", Description: "Made of oiled walnut wood.", Category: "home", Price: 2500, Rating: 4, ReviewCount: 3, Stock: 10},
 	{ID: "lamp-1", Title: "Walnut desk lamp", Description: "Warm light for late nights.", Category: "home", Price: 4500, Rating: 4.5, ReviewCount: 10, Stock: 10},
@@ -98,6 +99,55 @@ func testCatalog(t *testing.T, b Backend) {
 			t.Errorf("search after the import: %s (%d), %v", ids(page.Products), page.Total, err)
 		}
 	})
+}
+
+// searchWarmed checks a backend that warms its search (shop.SearchWarmer):
+// warming changes no answer, not even after an import, and changes no
+// catalogue version. A backend with nothing to warm is skipped.
+func searchWarmed(t *testing.T, b Backend) {
+	ctx := context.Background()
+	s, _, _ := b.open(t)
+	w, ok := s.(shop.SearchWarmer)
+	if !ok {
+		t.Skipf("%T keeps no search work to warm", s)
+	}
+	seed(t, s)
+	queries := []shop.ProductFilter{
+		{Query: "walnut"}, {Query: "head"}, {Query: "lamp", MaxPrice: 5000}, {Category: "home"}, {Query: "zebra"},
+	}
+	answers := func() []string {
+		t.Helper()
+		var out []string
+		for _, f := range queries {
+			f.Page, f.PageSize = 1, 12
+			page, err := s.Search(ctx, f)
+			must(t, err)
+			out = append(out, fmt.Sprintf("%s (%d)", ids(page.Products), page.Total))
+		}
+		return out
+	}
+	cold := answers()
+	v, _ := s.CatalogVersion(ctx)
+	must(t, w.WarmSearch(ctx))
+	if warm := answers(); !slices.Equal(warm, cold) {
+		t.Errorf("after warming: %q, before: %q", warm, cold)
+	}
+	if after, _ := s.CatalogVersion(ctx); after != v {
+		t.Errorf("warming changed the catalogue version: %d, then %d", v, after)
+	}
+	// An import after warming: the warmed words answer from the new
+	// catalogue (lamp-2 is gone, lamp-1 renamed).
+	renewed := slices.Clone(fixture[:2])
+	renewed[1].Title = "Walnut reading light"
+	must(t, s.ReplaceCatalog(ctx, "test", []string{"home"}, renewed))
+	must(t, w.WarmSearch(ctx))
+	for _, tt := range []struct{ q, want string }{{"walnut", "lamp-1,board-1"}, {"lamp", ""}, {"light", "lamp-1"}} {
+		page, err := s.Search(ctx, shop.ProductFilter{Query: tt.q, Page: 1, PageSize: 12})
+		must(t, err)
+		if got := ids(page.Products); got != tt.want {
+			t.Errorf("%q after an import and warming: %s, want %s", tt.q, got, tt.want)
+		}
+	}
 }
 
 // testSearch pins what a shopper notices of search: which products match,
@@ -227,4 +277,5 @@ func testSearch(t *testing.T, b Backend) {
 			}
 		}
 	})
+	t.Run("Warmed", func(t *testing.T) { searchWarmed(t, b) })
 }

@@ -204,4 +204,23 @@ func productImages(t *testing.T, b Backend) {
 	if recs, _ := s.ImageRecords(ctx, []string{url}); len(recs) != 0 {
 		t.Errorf("pruned record still there: %+v", recs)
 	}
+
+	// Photos stored after an import are news to every other instance: the
+	// catalogue version they watch moves on each time, and nothing else
+	// about the catalogue changes.
+	before, err := s.CatalogVersion(ctx)
+	must(t, err)
+	listed, _ := s.AllProducts(ctx)
+	for i := range 2 {
+		must(t, s.PhotosChanged(ctx))
+		v, err := s.CatalogVersion(ctx)
+		must(t, err)
+		if v <= before {
+			t.Errorf("photos changed %d times: catalogue version %d, was %d", i+1, v, before)
+		}
+		before = v
+	}
+	if after, _ := s.AllProducts(ctx); ids(after) != ids(listed) {
+		t.Errorf("products after the photos changed: %s, were %s", ids(after), ids(listed))
+	}
 }
