@@ -36,7 +36,7 @@ func (db *DB) products(ctx context.Context, what, q string, args ...any) ([]shop
 // where builds the WHERE clause shared by listing and counting, with
 // placeholders numbered from $1.
 func where(f shop.ProductFilter) (string, []any) {
-	conds := []string{"NOT p.hidden"} // taken off the shop by staff (issue 17)
+	conds := []string{"NOT p.hidden"} // taken off the shop by staff
 	var args []any
 	add := func(cond string, arg any) {
 		args = append(args, arg)

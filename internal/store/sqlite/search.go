@@ -504,7 +504,7 @@ func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage,
 
 // where builds the WHERE clause of a listing.
 func where(f shop.ProductFilter) (string, []any) {
-	conds := []string{"p.hidden = 0"} // taken off the shop by staff (issue 17)
+	conds := []string{"p.hidden = 0"} // taken off the shop by staff
 	var args []any
 	switch f.Category {
 	case "":

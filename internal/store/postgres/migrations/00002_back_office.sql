@@ -1,5 +1,5 @@
 -- +goose Up
--- Back office (issue 17), as SQLite's migration 00011: staff roles, stock,
+-- Back office, as SQLite's migration 00011: staff roles, stock,
 -- order fulfilment, the audit log and the contact inbox.
 CREATE TABLE staff (
     user_id    TEXT   PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,

@@ -1,5 +1,5 @@
 -- +goose Up
--- Back office (issue 17): staff roles, real stock, order fulfilment, the
+-- Back office: staff roles, real stock, order fulfilment, the
 -- audit log and the contact inbox.
 
 -- A staff member is an ordinary account with a role; removing the role
