@@ -17,7 +17,7 @@ var _ shop.SearchWarmer = (*DB)(nil)
 // The product columns and their scanning are the shared store's.
 const productColumns = sqlstore.ProductColumns
 
-var scanProduct, scanProducts = sqlstore.ScanProduct, sqlstore.ScanProducts
+var scanProduct = sqlstore.ScanProduct
 
 // MatchExpression turns search words into an FTS5 query: every word must
 // match, each as a prefix ("head" finds "headphones"), except a word of one
@@ -53,19 +53,10 @@ func (db *DB) searchHits(ctx context.Context, words []string) ([]searchHit, erro
 	}
 	db.search.scored.Add(1)
 	rows, err := db.Query(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
-	if err != nil {
-		return nil, fmt.Errorf("search %q: %w", words, err)
-	}
-	defer rows.Close()
-	var out []searchHit
-	for rows.Next() {
-		var h searchHit
-		if err := rows.Scan(&h.Key, &h.Score); err != nil {
-			return nil, fmt.Errorf("scan search hit: %w", err)
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return sqlstore.Collect(db.Store, rows, err, fmt.Sprintf("search %q", words), func(rows *sql.Rows) (h searchHit, err error) {
+		err = rows.Scan(&h.Key, &h.Score)
+		return h, err
+	})
 }
 
 // wordKey is the set of index terms a search word matches as a prefix,
@@ -110,24 +101,11 @@ func (db *DB) frequentTerms(ctx context.Context, minProducts, limit int) ([]stri
 
 // allFacets reads the filterable fields of the whole catalogue.
 func (db *DB) allFacets(ctx context.Context) ([]productFacet, error) {
-	var n int
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products WHERE hidden = 0`).Scan(&n); err != nil {
-		return nil, fmt.Errorf("product facets: %w", err)
-	}
 	rows, err := db.Query(ctx, `SELECT rowid, id, category, price_cents, rating, featured FROM products WHERE hidden = 0 ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("product facets: %w", err)
-	}
-	defer rows.Close()
-	out := make([]productFacet, 0, n)
-	for rows.Next() {
-		var f productFacet
-		if err := rows.Scan(&f.Key, &f.ID, &f.Category, &f.Price, &f.Rating, &f.Featured); err != nil {
-			return nil, fmt.Errorf("scan product facet: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return sqlstore.Collect(db.Store, rows, err, "product facets", func(rows *sql.Rows) (f productFacet, err error) {
+		err = rows.Scan(&f.Key, &f.ID, &f.Category, &f.Price, &f.Rating, &f.Featured)
+		return f, err
+	})
 }
 
 // productsByKey fetches a page of products by rowid, in the order given;
@@ -144,21 +122,20 @@ func (db *DB) productsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	}
 	rows, err := db.Query(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
 		WHERE p.hidden = 0 AND p.rowid IN (SELECT value FROM json_each(?))`, "["+strings.Join(list, ",")+"]")
+	type keyed struct {
+		key int64
+		p   shop.Product
+	}
+	found, err := sqlstore.Collect(db.Store, rows, err, "products by key", func(rows *sql.Rows) (k keyed, err error) {
+		k.p, err = scanProduct(rows, &k.key)
+		return k, err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("products by key: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	byKey := make(map[int64]shop.Product, len(keys))
-	for rows.Next() {
-		var key int64
-		p, err := scanProduct(rows, &key)
-		if err != nil {
-			return nil, fmt.Errorf("scan product: %w", err)
-		}
-		byKey[key] = p
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("products by key: %w", err)
+	byKey := make(map[int64]shop.Product, len(found))
+	for _, k := range found {
+		byKey[k.key] = k.p
 	}
 	out := make([]shop.Product, 0, len(keys))
 	for _, k := range keys {

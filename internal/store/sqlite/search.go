@@ -493,12 +493,9 @@ func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage,
 	if f.Sort == shop.SortPriceDesc {
 		order = " ORDER BY p.price_cents DESC, p.id DESC"
 	}
-	rows, err := db.Query(ctx, `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
+	var err error
+	page.Products, err = db.Products(ctx, "list products", `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
 		append(args, max(f.PageSize, 0), max(f.Offset(), 0))...)
-	if err != nil {
-		return page, fmt.Errorf("list products: %w", err)
-	}
-	page.Products, err = scanProducts(rows)
 	return page, err
 }
 

@@ -69,22 +69,14 @@ func (s *Store) StaffRole(ctx context.Context, userID string) (string, error) {
 // the collation that would not ("C") is no SQLite name.
 func (s *Store) ListStaff(ctx context.Context) ([]shop.Staff, error) {
 	rows, err := s.Query(ctx, `SELECT s.user_id, u.email, s.role, s.created_at FROM staff s JOIN users u ON u.id = s.user_id`)
-	if err != nil {
-		return nil, fmt.Errorf("list staff: %w", err)
-	}
-	defer rows.Close()
-	var out []shop.Staff
-	for rows.Next() {
-		var st shop.Staff
+	out, err := Collect(s, rows, err, "list staff", func(rows *sql.Rows) (st shop.Staff, err error) {
 		var created int64
-		if err := rows.Scan(&st.UserID, &st.Email, &st.Role, &created); err != nil {
-			return nil, fmt.Errorf("scan staff: %w", err)
-		}
+		err = rows.Scan(&st.UserID, &st.Email, &st.Role, &created)
 		st.CreatedAt = time.Unix(created, 0).UTC()
-		out = append(out, st)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list staff: %w", err)
+		return st, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b shop.Staff) int { return strings.Compare(a.Email, b.Email) })
 	return out, nil
@@ -110,22 +102,14 @@ func (s *Store) AuditLog(ctx context.Context, page int) ([]shop.AuditEntry, int,
 	}
 	rows, err := s.Query(ctx, `SELECT id, actor, action, subject, before, after, created_at FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?`,
 		shop.AuditPageSize, (max(page, 1)-1)*shop.AuditPageSize)
-	if err != nil {
-		return nil, 0, fmt.Errorf("audit log: %w", err)
-	}
-	defer rows.Close()
-	var out []shop.AuditEntry
-	for rows.Next() {
-		var e shop.AuditEntry
+	out, err := Collect(s, rows, err, "audit log", func(rows *sql.Rows) (e shop.AuditEntry, err error) {
 		var created int64
-		if err := rows.Scan(&e.ID, &e.Actor, &e.Action, &e.Subject, &e.Before, &e.After, &created); err != nil {
-			return nil, 0, fmt.Errorf("scan audit entry: %w", err)
-		}
+		err = rows.Scan(&e.ID, &e.Actor, &e.Action, &e.Subject, &e.Before, &e.After, &created)
 		e.CreatedAt = time.Unix(created, 0).UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("audit log: %w", err)
+		return e, err
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, total, nil
 }
@@ -166,34 +150,22 @@ func (s *Store) AdminOrders(ctx context.Context, q shop.AdminOrderQuery) ([]shop
 	rows, err := s.db.QueryContext(ctx, s.Rebind(`SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
 		append(args, shop.AdminOrdersPageSize, (max(q.Page, 1)-1)*shop.AdminOrdersPageSize)...)
+	out, err := Collect(s, rows, err, "list orders", scanOrderSummary)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list orders: %w", err)
+		return nil, 0, err
 	}
-	out, err := scanOrderSummaries(rows)
-	return out, total, err
+	return out, total, nil
 }
 
 // OrderEvents returns an order's timeline, oldest first.
 func (s *Store) OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEvent, error) {
 	rows, err := s.Query(ctx, `SELECT status, note, actor, created_at FROM order_events WHERE order_id = ? ORDER BY id`, orderID)
-	if err != nil {
-		return nil, fmt.Errorf("order events: %w", err)
-	}
-	defer rows.Close()
-	var out []shop.OrderEvent
-	for rows.Next() {
-		var e shop.OrderEvent
+	return Collect(s, rows, err, "order events", func(rows *sql.Rows) (e shop.OrderEvent, err error) {
 		var at int64
-		if err := rows.Scan(&e.Status, &e.Note, &e.Actor, &at); err != nil {
-			return nil, fmt.Errorf("scan order event: %w", err)
-		}
+		err = rows.Scan(&e.Status, &e.Note, &e.Actor, &at)
 		e.At = time.Unix(at, 0).UTC()
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("order events: %w", err)
-	}
-	return out, nil
+		return e, err
+	})
 }
 
 // TransitionOrder moves an order between statuses with a conditional
@@ -280,20 +252,15 @@ func (s *Store) Inbox(ctx context.Context, unhandledOnly bool, page int) ([]shop
 	}
 	rows, err := s.Query(ctx, `SELECT `+inboxColumns+` FROM contact_messages`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
 		shop.InboxPageSize, (max(page, 1)-1)*shop.InboxPageSize)
-	if err != nil {
-		return nil, 0, fmt.Errorf("inbox: %w", err)
-	}
-	defer rows.Close()
-	var out []shop.ContactMessage
-	for rows.Next() {
+	out, err := Collect(s, rows, err, "inbox", func(rows *sql.Rows) (shop.ContactMessage, error) {
 		m, err := scanInboxMessage(rows)
 		if err != nil {
-			return nil, 0, err
+			return shop.ContactMessage{}, err
 		}
-		out = append(out, *m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("inbox: %w", err)
+		return *m, nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, total, nil
 }
@@ -331,14 +298,10 @@ func (s *Store) AdminProducts(ctx context.Context, query string, page int) ([]sh
 	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM products p`+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count products: %w", err)
 	}
-	rows, err := s.Query(ctx, `SELECT `+ProductColumns+` FROM products p`+where+` ORDER BY p.id LIMIT ? OFFSET ?`,
+	out, err := s.Products(ctx, "admin products", `SELECT `+ProductColumns+` FROM products p`+where+` ORDER BY p.id LIMIT ? OFFSET ?`,
 		append(args, shop.AdminProductsPageSize, (max(page, 1)-1)*shop.AdminProductsPageSize)...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("admin products: %w", err)
-	}
-	out, err := ScanProducts(rows)
-	if err != nil {
-		return nil, 0, fmt.Errorf("admin products: %w", err)
+		return nil, 0, err
 	}
 	return out, total, nil
 }
@@ -440,12 +403,10 @@ func (s *Store) Dashboard(ctx context.Context, dayStart time.Time, days int) (sh
 	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM contact_messages WHERE handled_at = 0`).Scan(&d.Unhandled); err != nil {
 		return d, fmt.Errorf("dashboard messages: %w", err)
 	}
-	rows, err := s.Query(ctx, `SELECT `+ProductColumns+` FROM products p WHERE p.stock <= ? AND NOT p.hidden ORDER BY p.stock, p.id LIMIT 20`, shop.LowStockLevel)
-	if err != nil {
-		return d, fmt.Errorf("dashboard low stock: %w", err)
-	}
-	if d.LowStock, err = ScanProducts(rows); err != nil {
-		return d, fmt.Errorf("dashboard low stock: %w", err)
+	var err error
+	if d.LowStock, err = s.Products(ctx, "dashboard low stock",
+		`SELECT `+ProductColumns+` FROM products p WHERE p.stock <= ? AND NOT p.hidden ORDER BY p.stock, p.id LIMIT 20`, shop.LowStockLevel); err != nil {
+		return d, err
 	}
 	for i := days - 1; i >= 0; i-- {
 		from := dayStart.AddDate(0, 0, -i)

@@ -11,30 +11,21 @@ import (
 
 // Cart returns the owner's cart, oldest line first, priced from the catalogue.
 func (s *Store) Cart(ctx context.Context, owner string) (shop.Cart, error) {
-	return CartIn(ctx, s.Query, owner)
+	return s.cartIn(ctx, s.Query, owner)
 }
 
-// CartIn reads a cart with query: the store's prepared statements, or a
+// cartIn reads a cart with query: the store's prepared statements, or a
 // transaction's Query when the cart must be the one it then changes.
-func CartIn(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), owner string) (shop.Cart, error) {
+func (s *Store) cartIn(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), owner string) (shop.Cart, error) {
 	rows, err := query(ctx, `SELECT `+ProductColumns+`, c.quantity, c.added_at
 		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
-	if err != nil {
-		return shop.Cart{}, fmt.Errorf("load cart: %w", err)
-	}
-	defer rows.Close()
-	var cart shop.Cart
-	for rows.Next() {
-		var l shop.CartLine
+	lines, err := Collect(s, rows, err, "load cart", func(rows *sql.Rows) (l shop.CartLine, err error) {
 		var added int64
-		var err error
-		if l.Product, err = ScanProduct(rows, &l.Quantity, &added); err != nil {
-			return shop.Cart{}, fmt.Errorf("scan cart line: %w", err)
-		}
+		l.Product, err = ScanProduct(rows, &l.Quantity, &added)
 		l.AddedAt = time.Unix(added, 0).UTC()
-		cart.Lines = append(cart.Lines, l)
-	}
-	return cart, rows.Err()
+		return l, err
+	})
+	return shop.Cart{Lines: lines}, err
 }
 
 // CartCount is the number of items in the owner's cart.
@@ -128,22 +119,12 @@ func (tx Tx) MergeCart(ctx context.Context, from, to string) error {
 func (s *Store) Wishlist(ctx context.Context, userID string) ([]shop.WishlistItem, error) {
 	rows, err := s.Query(ctx, `SELECT `+ProductColumns+`, w.added_at
 		FROM wishlist_items w JOIN products p ON p.id = w.product_id WHERE w.user_id = ? ORDER BY w.added_at DESC, p.id`, userID)
-	if err != nil {
-		return nil, s.FormatError(err, "load wishlist", nil)
-	}
-	defer rows.Close()
-	var out []shop.WishlistItem
-	for rows.Next() {
-		var it shop.WishlistItem
+	return Collect(s, rows, err, "load wishlist", func(rows *sql.Rows) (it shop.WishlistItem, err error) {
 		var added int64
-		var err error
-		if it.Product, err = ScanProduct(rows, &added); err != nil {
-			return nil, fmt.Errorf("scan wishlist: %w", err)
-		}
+		it.Product, err = ScanProduct(rows, &added)
 		it.AddedAt = time.Unix(added, 0).UTC()
-		out = append(out, it)
-	}
-	return out, rows.Err()
+		return it, err
+	})
 }
 
 // WishlistIDs returns the set of product ids on the user's wishlist.
@@ -161,7 +142,10 @@ func (s *Store) WishlistIDs(ctx context.Context, userID string) (map[string]bool
 		}
 		out[id] = true
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, s.FormatError(err, "wishlist ids", nil)
+	}
+	return out, nil
 }
 
 // AddToWishlist adds a product; one already there stays as it was.

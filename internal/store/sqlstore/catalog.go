@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -28,32 +27,19 @@ func (s *Store) Categories(ctx context.Context) ([]string, error) {
 // Strings runs a query of one text column and returns its values.
 func (s *Store) Strings(ctx context.Context, what, q string, args ...any) ([]string, error) {
 	rows, err := s.Query(ctx, q, args...)
-	if err != nil {
-		return nil, s.FormatError(err, "list "+what, nil)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("scan %s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
-	}
-	return out, nil
+	return Collect(s, rows, err, "list "+what, scanString)
+}
+
+// scanString scans a row of one text column.
+func scanString(rows *sql.Rows) (v string, err error) {
+	err = rows.Scan(&v)
+	return v, err
 }
 
 // AllProducts returns the products on sale in id order (by bytes), for the
 // catalogue service's in-memory copy.
 func (s *Store) AllProducts(ctx context.Context) ([]shop.Product, error) {
-	rows, err := s.Query(ctx, `SELECT `+ProductColumns+` FROM products p WHERE NOT p.hidden ORDER BY p.id`+s.d.Bytewise)
-	if err != nil {
-		return nil, s.FormatError(err, "all products", nil)
-	}
-	return ScanProducts(rows)
+	return s.Products(ctx, "all products", `SELECT `+ProductColumns+` FROM products p WHERE NOT p.hidden ORDER BY p.id`+s.d.Bytewise)
 }
 
 // CatalogVersion returns the catalogue's version, which every change to
@@ -141,24 +127,14 @@ func (s *Store) ReplaceCatalog(ctx context.Context, source string, categories []
 		// The source's products it no longer brings go, unless staff edited
 		// them.
 		had, err := tx.Query(ctx, `SELECT id FROM products WHERE source = ? AND NOT staff_edited`, source)
+		ids, err := Collect(s, had, err, "import: old products", scanString)
 		if err != nil {
-			return s.FormatError(err, "import: old products", nil)
+			return err
 		}
-		var gone []string
-		for had.Next() {
-			var id string
-			if err := had.Scan(&id); err != nil {
-				had.Close()
-				return fmt.Errorf("import: old products: %w", err)
+		for _, id := range ids {
+			if imported[id] {
+				continue
 			}
-			if !imported[id] {
-				gone = append(gone, id)
-			}
-		}
-		if err := errors.Join(had.Err(), had.Close()); err != nil {
-			return fmt.Errorf("import: old products: %w", err)
-		}
-		for _, id := range gone {
 			if _, err := tx.Exec(ctx, `DELETE FROM products WHERE id = ?`, id); err != nil {
 				return s.FormatError(err, "import: remove "+id, nil)
 			}

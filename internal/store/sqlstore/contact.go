@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -27,22 +28,10 @@ func (s *Store) CreateContactMessage(ctx context.Context, m *shop.ContactMessage
 func (s *Store) ContactMessages(ctx context.Context) ([]shop.ContactMessage, error) {
 	rows, err := s.Query(ctx,
 		`SELECT id, name, email, subject, message, created_at FROM contact_messages ORDER BY id DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("list contact messages: %w", err)
-	}
-	defer rows.Close()
-	var out []shop.ContactMessage
-	for rows.Next() {
-		var m shop.ContactMessage
+	return Collect(s, rows, err, "list contact messages", func(rows *sql.Rows) (m shop.ContactMessage, err error) {
 		var created int64
-		if err := rows.Scan(&m.ID, &m.Name, &m.Email, &m.Subject, &m.Message, &created); err != nil {
-			return nil, fmt.Errorf("scan contact message: %w", err)
-		}
+		err = rows.Scan(&m.ID, &m.Name, &m.Email, &m.Subject, &m.Message, &created)
 		m.CreatedAt = time.Unix(created, 0).UTC()
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list contact messages: %w", err)
-	}
-	return out, nil
+		return m, err
+	})
 }

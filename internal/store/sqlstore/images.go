@@ -27,24 +27,17 @@ func (s *Store) ImageRecords(ctx context.Context, urls []string) (map[string]sho
 		// Not prepared: the statement's length changes with the batch.
 		rows, err := s.db.QueryContext(ctx, s.Rebind(`SELECT url, hash, width, height, etag, last_modified, error, checked_at
 			FROM images WHERE url IN (?`+strings.Repeat(",?", len(batch)-1)+`)`), args...)
-		if err != nil {
-			return nil, s.FormatError(err, "image records", nil)
-		}
-		for rows.Next() {
-			var r shop.ImageRecord
+		recs, err := Collect(s, rows, err, "image records", func(rows *sql.Rows) (r shop.ImageRecord, err error) {
 			var checked int64
-			if err := rows.Scan(&r.URL, &r.Hash, &r.Width, &r.Height, &r.ETag, &r.LastModified, &r.Error, &checked); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("scan image record: %w", err)
-			}
+			err = rows.Scan(&r.URL, &r.Hash, &r.Width, &r.Height, &r.ETag, &r.LastModified, &r.Error, &checked)
 			r.CheckedAt = time.Unix(checked, 0)
+			return r, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
 			out[r.URL] = r
-		}
-		if err := rows.Close(); err != nil {
-			return nil, fmt.Errorf("image records: %w", err)
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("image records: %w", err)
 		}
 	}
 	return out, nil

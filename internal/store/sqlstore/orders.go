@@ -41,23 +41,6 @@ func scanOrder(row interface{ Scan(...any) error }, extra ...any) (*shop.Order, 
 	return &o, nil
 }
 
-// scanOrders reads every row of rows as orderColumns, and closes rows.
-func scanOrders(rows *sql.Rows) ([]shop.Order, error) {
-	defer rows.Close()
-	var out []shop.Order
-	for rows.Next() {
-		o, err := scanOrder(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *o)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read orders: %w", err)
-	}
-	return out, nil
-}
-
 func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 	a := o.ShipTo
 	var tracking any // NULL: no tracking number yet
@@ -111,7 +94,7 @@ func (s *Store) ClaimCart(ctx context.Context, owner, key string, build func(sho
 		} else if shop.ErrorCode(err) != shop.ENOTFOUND {
 			return err
 		}
-		cart, err := CartIn(ctx, tx.Query, owner)
+		cart, err := s.cartIn(ctx, tx.Query, owner)
 		if err != nil {
 			return err
 		}
@@ -215,10 +198,13 @@ func (s *Store) ReleaseOrder(ctx context.Context, orderID string) error {
 func (s *Store) ExpiredClaims(ctx context.Context, now time.Time) ([]shop.Order, error) {
 	rows, err := s.Query(ctx, `SELECT `+orderColumns+` FROM orders WHERE status = ? AND lease_until < ? ORDER BY created_at`,
 		shop.StatusPending, now.Unix())
-	if err != nil {
-		return nil, fmt.Errorf("expired claims: %w", err)
-	}
-	return scanOrders(rows)
+	return Collect(s, rows, err, "expired claims", func(rows *sql.Rows) (shop.Order, error) {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return shop.Order{}, err
+		}
+		return *o, nil
+	})
 }
 
 // TakeLease moves a pending order's lease from old to until, only if
@@ -280,19 +266,12 @@ func (s *Store) Order(ctx context.Context, id string) (*shop.Order, error) {
 		return nil, err
 	}
 	rows, err := s.Query(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
+	o.Lines, err = Collect(s, rows, err, "order lines", func(rows *sql.Rows) (l shop.OrderLine, err error) {
+		err = rows.Scan(&l.ProductID, &l.Name, &l.Price, &l.Quantity, &l.Image)
+		return l, err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("order lines: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var l shop.OrderLine
-		if err := rows.Scan(&l.ProductID, &l.Name, &l.Price, &l.Quantity, &l.Image); err != nil {
-			return nil, fmt.Errorf("order line: %w", err)
-		}
-		o.Lines = append(o.Lines, l)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("order lines: %w", err)
+		return nil, err
 	}
 	return o, nil
 }
@@ -325,34 +304,26 @@ func (s *Store) Orders(ctx context.Context, q shop.OrderQuery) ([]shop.Order, in
 	rows, err := s.Query(ctx, `SELECT `+orderSummaryColumns+`
 		FROM orders`+where+` ORDER BY `+col+` `+dir+`, created_at `+dir+`, id `+dir+` LIMIT ? OFFSET ?`,
 		append(args, shop.OrdersPageSize, (page-1)*shop.OrdersPageSize)...)
+	out, err := Collect(s, rows, err, "list orders", scanOrderSummary)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list orders: %w", err)
+		return nil, 0, err
 	}
-	out, err := scanOrderSummaries(rows)
-	return out, total, err
+	return out, total, nil
 }
 
 // orderSummaryColumns are an order's columns and its item count, for lists.
 const orderSummaryColumns = orderColumns + `, (SELECT COALESCE(SUM(quantity), 0) FROM order_lines l WHERE l.order_id = orders.id)`
 
-// scanOrderSummaries reads rows of orderSummaryColumns and closes them.
-// A list shows item counts only; one placeholder line carries the count.
-func scanOrderSummaries(rows *sql.Rows) ([]shop.Order, error) {
-	defer rows.Close()
-	var out []shop.Order
-	for rows.Next() {
-		var items int
-		o, err := scanOrder(rows, &items)
-		if err != nil {
-			return nil, err
-		}
-		o.Lines = []shop.OrderLine{{Quantity: items}}
-		out = append(out, *o)
+// scanOrderSummary scans a row of orderSummaryColumns. A list shows item
+// counts only; one placeholder line carries the count.
+func scanOrderSummary(rows *sql.Rows) (shop.Order, error) {
+	var items int
+	o, err := scanOrder(rows, &items)
+	if err != nil {
+		return shop.Order{}, err
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read orders: %w", err)
-	}
-	return out, nil
+	o.Lines = []shop.OrderLine{{Quantity: items}}
+	return *o, nil
 }
 
 // CountOrders counts a user's placed orders.
@@ -409,7 +380,7 @@ func (s *Store) Stock(ctx context.Context, productID string) (int, error) {
 func (s *Store) StockChanges(ctx context.Context, since time.Time) (map[string]int, error) {
 	rows, err := s.Query(ctx, `SELECT id, stock FROM products WHERE stock_changed_at >= ?`, since.Unix())
 	if err != nil {
-		return nil, fmt.Errorf("stock changes: %w", err)
+		return nil, s.FormatError(err, "stock changes", nil)
 	}
 	defer rows.Close()
 	out := map[string]int{}
@@ -422,7 +393,7 @@ func (s *Store) StockChanges(ctx context.Context, since time.Time) (map[string]i
 		out[id] = n
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("stock changes: %w", err)
+		return nil, s.FormatError(err, "stock changes", nil)
 	}
 	return out, nil
 }

@@ -1,8 +1,8 @@
 package sqlstore
 
 import (
+	"context"
 	"database/sql"
-	"fmt"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -23,22 +23,14 @@ func ScanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Produc
 	return p, err
 }
 
-// ScanProducts reads every row of rows as ProductColumns, and closes rows.
-func ScanProducts(rows *sql.Rows) ([]shop.Product, error) {
-	defer rows.Close()
-	var out []shop.Product
-	for rows.Next() {
-		p, err := ScanProduct(rows)
-		if err != nil {
-			return nil, fmt.Errorf("scan product: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read products: %w", err)
-	}
-	return out, nil
+// Products runs a query of ProductColumns and returns its products.
+func (s *Store) Products(ctx context.Context, what, q string, args ...any) ([]shop.Product, error) {
+	rows, err := s.Query(ctx, q, args...)
+	return Collect(s, rows, err, what, scanProductRow)
 }
+
+// scanProductRow is ScanProduct as Collect calls it.
+func scanProductRow(rows *sql.Rows) (shop.Product, error) { return ScanProduct(rows) }
 
 // unknownProduct is what a cart or wishlist change for a product that is
 // not (or no longer) in the catalogue breaks: the foreign key.

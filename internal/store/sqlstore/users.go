@@ -227,22 +227,10 @@ func (s *Store) AddToOutbox(ctx context.Context, m shop.Email) error {
 // Outbox lists kept e-mails, newest first.
 func (s *Store) Outbox(ctx context.Context) ([]shop.Email, error) {
 	rows, err := s.Query(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("list outbox: %w", err)
-	}
-	defer rows.Close()
-	var out []shop.Email
-	for rows.Next() {
-		var m shop.Email
-		if err := rows.Scan(&m.To, &m.Subject, &m.Body); err != nil {
-			return nil, fmt.Errorf("scan outbox: %w", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list outbox: %w", err)
-	}
-	return out, nil
+	return Collect(s, rows, err, "list outbox", func(rows *sql.Rows) (m shop.Email, err error) {
+		err = rows.Scan(&m.To, &m.Subject, &m.Body)
+		return m, err
+	})
 }
 
 // CountGuests reports how many guest users exist (tests and housekeeping).
