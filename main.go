@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/cart"
@@ -154,7 +155,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 			Users: db, Carts: db, Resets: db, Links: db, Confirmations: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
-		Sessions:    auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
+		Sessions:    session.New(db.KV, cfg.Secure(), db, time.Now, log),
 		Google:      newGoogle(cfg),
 		Catalog:     cat,
 		Carts:       db,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -48,7 +49,7 @@ func orHome(path string) string {
 func (a *App) googleEnabled() bool { return a.Google != nil }
 
 func (a *App) loginPage(c *fiber.Ctx) error {
-	if u := auth.User(c); u != nil && !u.IsGuest {
+	if u := session.User(c); u != nil && !u.IsGuest {
 		return c.Redirect(orHome(from(c)), fiber.StatusSeeOther)
 	}
 	p := pages.LoginPage{SignUp: c.Query("mode") == "signup", From: from(c), GoogleEnabled: a.googleEnabled()}
@@ -168,7 +169,7 @@ func (a *App) signIn(c *fiber.Ctx, u *shop.User) error {
 // keepCart hands what this session owned to u (auth.Service.KeepCart).
 func (a *App) keepCart(c *fiber.Ctx, u *shop.User) error {
 	var owner string
-	cur := auth.User(c)
+	cur := session.User(c)
 	if cur == nil {
 		owner = a.cartOwner(c)
 	}
@@ -176,7 +177,7 @@ func (a *App) keepCart(c *fiber.Ctx, u *shop.User) error {
 }
 
 func (a *App) registerPage(c *fiber.Ctx) error {
-	if u := auth.User(c); u != nil && !u.IsGuest {
+	if u := session.User(c); u != nil && !u.IsGuest {
 		return c.Redirect("/profile", fiber.StatusSeeOther)
 	}
 	return render(c, fiber.StatusOK, pages.Register(a.frame(c, "Create Account"), pages.RegisterForm{From: from(c)}, a.googleEnabled()))
@@ -215,7 +216,7 @@ func (a *App) registerSubmit(c *fiber.Ctx) error {
 }
 
 func (a *App) continueAsGuest(c *fiber.Ctx) error {
-	if auth.User(c) != nil {
+	if session.User(c) != nil {
 		return c.Redirect(orHome(from(c)), fiber.StatusSeeOther)
 	}
 	u, err := a.Auth.NewGuest(c.UserContext())
@@ -326,7 +327,7 @@ func (a *App) confirmEmail(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	cur := auth.User(c)
+	cur := session.User(c)
 	switch {
 	case linked:
 		if cur == nil || cur.ID != u.ID {
@@ -342,7 +343,7 @@ func (a *App) confirmEmail(c *fiber.Ctx) error {
 }
 
 func (a *App) profilePage(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	p := pages.ProfilePage{User: u, Edit: c.Query("edit") == "1"}
 	n, err := a.Carts.CartCount(c.UserContext(), u.ID)
 	if err != nil {
@@ -367,7 +368,7 @@ func profileFromForm(c *fiber.Ctx) shop.Profile {
 }
 
 func (a *App) profileSubmit(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	prof := profileFromForm(c)
 	page := pages.ProfilePage{User: u, Edit: true, Form: pages.ProfileForm{Profile: prof, Errors: prof.Validate(true)}}
 	if page.Form.Errors != nil {
@@ -384,7 +385,7 @@ func (a *App) profileSubmit(c *fiber.Ctx) error {
 }
 
 func (a *App) setupPage(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	p := pages.ProfileSetupPage{From: from(c)}
 	p.Form.Profile = shop.Profile{PhoneNumber: u.PhoneNumber, Address: u.Address, City: u.City, State: u.State,
 		ZipCode: u.ZipCode, Country: u.Country}
@@ -392,7 +393,7 @@ func (a *App) setupPage(c *fiber.Ctx) error {
 }
 
 func (a *App) setupSubmit(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	next := from(c)
 	if next == "" {
 		next = "/profile"
@@ -417,7 +418,7 @@ func (a *App) setupSubmit(c *fiber.Ctx) error {
 }
 
 func (a *App) settingsPage(c *fiber.Ctx) error {
-	return render(c, fiber.StatusOK, pages.Settings(a.frame(c, "Account Settings"), a.settingsView(auth.User(c))))
+	return render(c, fiber.StatusOK, pages.Settings(a.frame(c, "Account Settings"), a.settingsView(session.User(c))))
 }
 
 // settingsView is the settings page for u before any form was sent.
@@ -426,7 +427,7 @@ func (a *App) settingsView(u *shop.User) pages.SettingsPage {
 }
 
 func (a *App) changePassword(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	gen, errs, err := a.Auth.ChangePassword(c.UserContext(), u, formValue(c, "currentPassword"), formValue(c, "newPassword"), formValue(c, "confirmPassword"))
 	if err != nil {
 		return err
@@ -443,7 +444,7 @@ func (a *App) changePassword(c *fiber.Ctx) error {
 }
 
 func (a *App) signOutOthers(c *fiber.Ctx) error {
-	gen, err := a.Users.BumpSessionGen(c.UserContext(), auth.User(c).ID)
+	gen, err := a.Users.BumpSessionGen(c.UserContext(), session.User(c).ID)
 	if err != nil {
 		return err
 	}
@@ -454,7 +455,7 @@ func (a *App) signOutOthers(c *fiber.Ctx) error {
 }
 
 func (a *App) deleteAccount(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	if strings.TrimSpace(formValue(c, "confirm")) != deleteConfirmPhrase {
 		p := a.settingsView(u)
 		p.DeleteError = MsgDeleteConfirm

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -21,7 +21,7 @@ const (
 // cartOwner names the cart of this request: the current user's (account or
 // guest), else the anonymous cart kept in the session, else "" (no cart yet).
 func (a *App) cartOwner(c *fiber.Ctx) string {
-	if u := auth.User(c); u != nil {
+	if u := session.User(c); u != nil {
 		return u.ID
 	}
 	v, err := a.Sessions.Get(c, sessionCartKey)
@@ -130,7 +130,7 @@ func (a *App) cartPage(c *fiber.Ctx) error {
 // wishlistUser is the account a wishlist request acts for; visitors and
 // guests are sent to sign in first (spec §6), back to where they were.
 func (a *App) wishlistUser(c *fiber.Ctx) (*shop.User, error) {
-	u := auth.User(c)
+	u := session.User(c)
 	if u != nil && !u.IsGuest {
 		return u, nil
 	}
@@ -166,7 +166,7 @@ func (a *App) wishlistToggle(c *fiber.Ctx) error {
 }
 
 func (a *App) wishlistRemove(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	if err := a.Wishlists.RemoveFromWishlist(c.UserContext(), u.ID, c.Params("id")); err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func (a *App) wishlistRemove(c *fiber.Ctx) error {
 
 // wishlistMove is the wishlist's Add to Cart: the item moves to the cart.
 func (a *App) wishlistMove(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	err := a.Wishlists.MoveToCart(c.UserContext(), u.ID, c.Params("id"))
 	if code := shop.ErrorCode(err); code == shop.EINVALID || code == shop.ENOTFOUND {
 		return a.redirectWithError(c, "/wishlist", shop.ErrorMessage(err))
@@ -186,7 +186,7 @@ func (a *App) wishlistMove(c *fiber.Ctx) error {
 }
 
 func (a *App) wishlistPage(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	items, err := a.Wishlists.Wishlist(c.UserContext(), u.ID)
 	if err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/components"
@@ -30,7 +30,7 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []componen
 	set, _ := a.Assets.Current()
 	back := localPath(string(c.Request().URI().RequestURI()))
 	var wished map[string]bool
-	if u := auth.User(c); u != nil && !u.IsGuest && len(products) > 0 {
+	if u := session.User(c); u != nil && !u.IsGuest && len(products) > 0 {
 		var err error
 		if wished, err = a.Wishlists.WishlistIDs(c.UserContext(), u.ID); err != nil {
 			a.Log.Error("wishlist ids", "err", err, "request_id", requestID(c))

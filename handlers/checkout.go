@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -61,7 +61,7 @@ func (a *App) saveCheckout(c *fiber.Ctx, st checkoutState) error {
 // a shopper who cannot be on this step gets: an empty cart goes to /cart,
 // nobody signed in to the sign-in-or-guest prompt.
 func (a *App) checkoutContext(c *fiber.Ctx) (*shop.User, shop.Cart, bool, error) {
-	u := auth.User(c)
+	u := session.User(c)
 	if u == nil {
 		return nil, shop.Cart{}, false, c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
@@ -91,7 +91,7 @@ func (a *App) checkoutEntry(c *fiber.Ctx) error {
 	if n == 0 {
 		return c.Redirect("/cart", fiber.StatusSeeOther)
 	}
-	if auth.User(c) == nil {
+	if session.User(c) == nil {
 		return render(c, fiber.StatusOK, pages.CheckoutGate(a.frame(c, "Checkout")))
 	}
 	st := a.loadCheckout(c)
@@ -272,7 +272,7 @@ func (a *App) checkoutBack(c *fiber.Ctx) error {
 }
 
 func (a *App) placeOrder(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	if u == nil {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
@@ -348,7 +348,7 @@ func (a *App) showPlaced(c *fiber.Ctx, owner, key, token string) error {
 
 // checkoutStatus is the processing page's "Check again": it only reads.
 func (a *App) checkoutStatus(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	if u == nil {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}

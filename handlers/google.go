@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -55,7 +56,7 @@ func (a *App) googleCallback(c *fiber.Ctx) error {
 		a.Log.Warn("google callback failed", "err", err, "request_id", requestID(c))
 		return a.googleFailed(c, back)
 	}
-	cur := auth.User(c)
+	cur := session.User(c)
 	res, err := a.Auth.SignInWithGoogle(c.UserContext(), cur, id, a.clientIP(c))
 	if retry, ok := auth.Throttled(err); ok {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/cart"
@@ -125,7 +126,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Throttle = &shop.Throttle{Store: db, Now: clock.Now}
 	deps.Auth = &auth.Service{Users: db, Carts: db, Resets: db, Links: db, Confirmations: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
-	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
+	deps.Sessions = session.New(db.KV(), cfg.Secure(), db, clock.Now, log)
 	cat := catalog.NewService(db, log)
 	if deps.Catalog == nil { // an option may have set a fake
 		deps.Catalog = cat

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -59,7 +59,7 @@ func ordersURL(q shop.OrderQuery, page int) string {
 }
 
 func (a *App) ordersPage(c *fiber.Ctx) error {
-	u := auth.User(c)
+	u := session.User(c)
 	q := ordersQuery(c, u.ID)
 	f := a.scriptFrame(c, "My Orders") // the status filter applies on change
 	orders, total, err := a.Orders.Orders(c.UserContext(), q)
@@ -108,7 +108,7 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 	// sort, page: the list's links carry it in "from").
 	back, backLabel := ordersListPath(c.Query("from")), "Back to Orders"
 	var userID string
-	if u := auth.User(c); u != nil {
+	if u := session.User(c); u != nil {
 		userID = u.ID
 	}
 	if !o.OwnedBy(userID) {

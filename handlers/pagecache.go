@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cache"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/static"
 )
 
@@ -69,7 +69,7 @@ func cacheable(c *fiber.Ctx) bool {
 // anonymous reports whether the request carries none of the cookies that
 // make a page personal: a session (cart, sign-in) or a flash message.
 func anonymous(c *fiber.Ctx) bool {
-	return c.Cookies(auth.CookieName) == "" && c.Cookies(flashCookie) == ""
+	return c.Cookies(session.CookieName) == "" && c.Cookies(flashCookie) == ""
 }
 
 // encodingOf names the content coding the compressor will choose for this

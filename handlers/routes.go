@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/catalog"
@@ -36,8 +37,8 @@ type Deps struct {
 	Health  HealthChecker
 	Contact shop.ContactStore
 	Users   shop.UserStore
-	// Auth holds the account rules, Sessions the server-side sessions
-	// (package auth's Service and Sessions).
+	// Auth holds the account rules (package auth's Service), Sessions the
+	// server-side sessions (package session).
 	Auth     Accounts
 	Sessions Sessions
 	// Google is nil when Google sign-in is not configured.
@@ -52,7 +53,7 @@ type Deps struct {
 	// Images serves the stored variants of imported product photos.
 	Images   shop.ImageStore
 	Checkout Checkout
-	// Storage keeps sessions and rate-limit counters server-side.
+	// Storage keeps the rate limiter's counters server-side.
 	Storage fiber.Storage
 	// Throttle counts attempts for the limits of package shop (contact
 	// messages; the account service has its own); nil means no limits.
@@ -109,8 +110,8 @@ type Accounts interface {
 	ResetPassword(ctx context.Context, token, password, confirm string) (*shop.User, shop.FieldErrors, error)
 }
 
-// Sessions is what the handlers need of package auth's server-side
-// sessions: the middleware that loads one, and the values kept in it.
+// Sessions is what the handlers need of the server-side sessions
+// (package session): the middleware that loads one, and the values kept in it.
 type Sessions interface {
 	Middleware(c *fiber.Ctx) error
 	Get(c *fiber.Ctx, key string) (any, error)
@@ -125,7 +126,7 @@ var (
 	_ Catalog  = (*catalog.Service)(nil)
 	_ Checkout = (*checkout.Service)(nil)
 	_ Accounts = (*auth.Service)(nil)
-	_ Sessions = (*auth.Sessions)(nil)
+	_ Sessions = (*session.Sessions)(nil)
 )
 
 // HealthChecker tells /healthz whether the shop can serve (package health).
@@ -317,14 +318,14 @@ func (a *App) accountRoutes(app *fiber.App) {
 
 	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
 	// a Group without a prefix would guard every later route too.)
-	app.Get("/profile", auth.RequireAccount, a.profilePage)
-	app.Post("/profile", auth.RequireAccount, a.profileSubmit)
-	app.Get("/profile/setup", auth.RequireAccount, a.setupPage)
-	app.Post("/profile/setup", auth.RequireAccount, a.setupSubmit)
-	app.Get("/settings", auth.RequireAccount, a.settingsPage)
-	app.Post("/settings/password", auth.RequireAccount, perIP("password", 10), a.changePassword)
-	app.Post("/settings/sessions", auth.RequireAccount, a.signOutOthers)
-	app.Post("/settings/delete", auth.RequireAccount, a.deleteAccount)
+	app.Get("/profile", session.RequireAccount, a.profilePage)
+	app.Post("/profile", session.RequireAccount, a.profileSubmit)
+	app.Get("/profile/setup", session.RequireAccount, a.setupPage)
+	app.Post("/profile/setup", session.RequireAccount, a.setupSubmit)
+	app.Get("/settings", session.RequireAccount, a.settingsPage)
+	app.Post("/settings/password", session.RequireAccount, perIP("password", 10), a.changePassword)
+	app.Post("/settings/sessions", session.RequireAccount, a.signOutOthers)
+	app.Post("/settings/delete", session.RequireAccount, a.deleteAccount)
 }
 
 // shoppingRoutes are the cart, the wishlist, checkout and orders.
@@ -337,9 +338,9 @@ func (a *App) shoppingRoutes(app *fiber.App) {
 	app.Post("/cart/items/:id/delete", a.cartRemove)
 	app.Post("/cart/clear", a.cartClear)
 	app.Post("/wishlist/:id/toggle", a.wishlistToggle)
-	app.Get("/wishlist", auth.RequireAccount, a.wishlistPage)
-	app.Post("/wishlist/:id/move", auth.RequireAccount, a.wishlistMove)
-	app.Post("/wishlist/:id/delete", auth.RequireAccount, a.wishlistRemove)
+	app.Get("/wishlist", session.RequireAccount, a.wishlistPage)
+	app.Post("/wishlist/:id/move", session.RequireAccount, a.wishlistMove)
+	app.Post("/wishlist/:id/delete", session.RequireAccount, a.wishlistRemove)
 
 	// Checkout and orders.
 	app.Get("/checkout", a.checkoutEntry)
@@ -351,7 +352,7 @@ func (a *App) shoppingRoutes(app *fiber.App) {
 	app.Post("/checkout/back", a.checkoutBack)
 	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
 	app.Get("/checkout/status", a.checkoutStatus)
-	app.Get("/orders", auth.RequireUser, a.ordersPage)
+	app.Get("/orders", session.RequireUser, a.ordersPage)
 	app.Get("/orders/lookup", a.lookupPage)
 	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
 	app.Get("/orders/:id", a.orderPage)

@@ -19,9 +19,12 @@ type KV struct{ db *DB }
 func (db *DB) KV() *KV { return &KV{db: db} }
 
 // Get returns the value for key, or nil when it is missing or expired.
-func (s *KV) Get(key string) ([]byte, error) {
+func (s *KV) Get(key string) ([]byte, error) { return s.GetWithContext(context.Background(), key) }
+
+// GetWithContext is Get within ctx (a request's, for its session).
+func (s *KV) GetWithContext(ctx context.Context, key string) ([]byte, error) {
 	var v []byte
-	err := s.db.pool.QueryRow(context.Background(), `SELECT value FROM kv WHERE key = $1 AND (expires_at = 0 OR expires_at > $2)`,
+	err := s.db.pool.QueryRow(ctx, `SELECT value FROM kv WHERE key = $1 AND (expires_at = 0 OR expires_at > $2)`,
 		key, s.db.now().Unix()).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -33,6 +36,11 @@ func (s *KV) Get(key string) ([]byte, error) {
 
 // Set stores val under key; exp 0 means no expiry.
 func (s *KV) Set(key string, val []byte, exp time.Duration) error {
+	return s.SetWithContext(context.Background(), key, val, exp)
+}
+
+// SetWithContext is Set within ctx.
+func (s *KV) SetWithContext(ctx context.Context, key string, val []byte, exp time.Duration) error {
 	if key == "" || len(val) == 0 {
 		return nil
 	}
@@ -40,7 +48,7 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 	if exp > 0 {
 		expires = s.db.now().Add(exp).Unix()
 	}
-	_, err := s.db.pool.Exec(context.Background(), `INSERT INTO kv (key, value, expires_at) VALUES ($1, $2, $3)
+	_, err := s.db.pool.Exec(ctx, `INSERT INTO kv (key, value, expires_at) VALUES ($1, $2, $3)
 		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at`, key, val, expires)
 	if err != nil {
 		return fmt.Errorf("kv set: %w", err)
@@ -49,8 +57,11 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 }
 
 // Delete removes key.
-func (s *KV) Delete(key string) error {
-	if _, err := s.db.pool.Exec(context.Background(), `DELETE FROM kv WHERE key = $1`, key); err != nil {
+func (s *KV) Delete(key string) error { return s.DeleteWithContext(context.Background(), key) }
+
+// DeleteWithContext is Delete within ctx.
+func (s *KV) DeleteWithContext(ctx context.Context, key string) error {
+	if _, err := s.db.pool.Exec(ctx, `DELETE FROM kv WHERE key = $1`, key); err != nil {
 		return fmt.Errorf("kv delete: %w", err)
 	}
 	return nil

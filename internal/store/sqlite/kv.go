@@ -17,9 +17,12 @@ type KV struct{ db *DB }
 func (db *DB) KV() *KV { return &KV{db: db} }
 
 // Get returns the value for key, or nil when it is missing or expired.
-func (s *KV) Get(key string) ([]byte, error) {
+func (s *KV) Get(key string) ([]byte, error) { return s.GetWithContext(context.Background(), key) }
+
+// GetWithContext is Get within ctx (a request's, for its session).
+func (s *KV) GetWithContext(ctx context.Context, key string) ([]byte, error) {
 	var v []byte
-	err := s.db.queryRow(context.Background(), `SELECT value FROM kv WHERE key = ? AND (expires_at = 0 OR expires_at > ?)`,
+	err := s.db.queryRow(ctx, `SELECT value FROM kv WHERE key = ? AND (expires_at = 0 OR expires_at > ?)`,
 		key, s.db.now().Unix()).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -31,6 +34,11 @@ func (s *KV) Get(key string) ([]byte, error) {
 
 // Set stores val under key; exp 0 means no expiry.
 func (s *KV) Set(key string, val []byte, exp time.Duration) error {
+	return s.SetWithContext(context.Background(), key, val, exp)
+}
+
+// SetWithContext is Set within ctx.
+func (s *KV) SetWithContext(ctx context.Context, key string, val []byte, exp time.Duration) error {
 	if key == "" || len(val) == 0 {
 		return nil
 	}
@@ -38,7 +46,7 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 	if exp > 0 {
 		expires = s.db.now().Add(exp).Unix()
 	}
-	_, err := s.db.exec(context.Background(), `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
+	_, err := s.db.exec(ctx, `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
 		key, val, expires)
 	if err != nil {
@@ -48,8 +56,11 @@ func (s *KV) Set(key string, val []byte, exp time.Duration) error {
 }
 
 // Delete removes key.
-func (s *KV) Delete(key string) error {
-	if _, err := s.db.exec(context.Background(), `DELETE FROM kv WHERE key = ?`, key); err != nil {
+func (s *KV) Delete(key string) error { return s.DeleteWithContext(context.Background(), key) }
+
+// DeleteWithContext is Delete within ctx.
+func (s *KV) DeleteWithContext(ctx context.Context, key string) error {
+	if _, err := s.db.exec(ctx, `DELETE FROM kv WHERE key = ?`, key); err != nil {
 		return fmt.Errorf("kv delete: %w", err)
 	}
 	return nil
