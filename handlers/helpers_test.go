@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/admin"
 	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/backoffice"
@@ -139,7 +140,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
-	deps.Admin = handlers.AdminDeps{Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
+	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: &checkout.SimulatedGateway{Charges: db},
 			BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
