@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/postgres"
@@ -43,9 +44,12 @@ type database interface {
 	Close() error
 }
 
-// kvStorage is the fiber.Storage sessions live in, with expiry sweeping.
+// kvStorage is the kv table: sessions live in it (with the request's
+// context), the rate limiter's counters too (as a fiber.Storage), and
+// expired entries are swept.
 type kvStorage interface {
 	fiber.Storage
+	session.Store
 	DeleteExpired(ctx context.Context) (int64, error)
 }
 

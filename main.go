@@ -21,6 +21,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/admin"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/cart"
@@ -154,7 +156,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 			Users: db, Carts: db, Resets: db, Links: db, Confirmations: db, Throttle: throttle, Mailer: mailer, BaseURL: cfg.BaseURL.String(),
 			HashCost: bcrypt.DefaultCost, Now: time.Now, Log: log,
 		},
-		Sessions:    auth.NewSessions(db.KV, cfg.Secure(), db, time.Now, log),
+		Sessions:    session.New(db.KV, cfg.Secure(), db, time.Now, log),
 		Google:      newGoogle(cfg),
 		Catalog:     cat,
 		Carts:       db,
@@ -165,8 +167,8 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Checkout:    checkoutSvc,
 		Stock:       db,
 		Unavailable: db.Unavailable,
-		Admin: handlers.AdminDeps{
-			Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
+		Admin: admin.Deps{
+			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway,
 				BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log},
 		},

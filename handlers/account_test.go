@@ -16,6 +16,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 )
 
@@ -153,7 +154,7 @@ func TestSessionCookie(t *testing.T) {
 			req := formRequest("/register", registerForm("Ada", "ada@example.com", "night-owl-41"))
 			req.Header.Set("Origin", tt.base)
 			res := c.do(req)
-			h := setCookie(res, auth.CookieName)
+			h := setCookie(res, session.CookieName)
 			if h == "" {
 				t.Fatalf("no session cookie set (status %d)", res.StatusCode)
 			}
@@ -191,19 +192,19 @@ func TestLogin(t *testing.T) {
 	}
 	t.Run("SessionRotated", func(t *testing.T) {
 		c := app.client(t)
-		c.cookies[auth.CookieName] = "sess_planted-by-attacker"
+		c.cookies[session.CookieName] = "sess_planted-by-attacker"
 		app.signIn(t, c, "ada@example.com", "night-owl-41", "")
-		if got := c.cookies[auth.CookieName]; got == "" || got == "sess_planted-by-attacker" {
+		if got := c.cookies[session.CookieName]; got == "" || got == "sess_planted-by-attacker" {
 			t.Fatalf("session id not rotated at sign-in: %q", got)
 		}
-		before := c.cookies[auth.CookieName]
+		before := c.cookies[session.CookieName]
 		// A session that merely carries state (the guest flow) is rotated too.
 		c.postFrom("/", "/logout", url.Values{})
-		if c.cookies[auth.CookieName] == before {
+		if c.cookies[session.CookieName] == before {
 			t.Error("session id survived sign-out")
 		}
 		stolen := app.client(t)
-		stolen.cookies[auth.CookieName] = before
+		stolen.cookies[session.CookieName] = before
 		if res, _ := stolen.get("/profile"); res.StatusCode != http.StatusSeeOther {
 			t.Errorf("old session id still signed in after sign-out: %d", res.StatusCode)
 		}
@@ -624,7 +625,7 @@ func TestSession_Expiry(t *testing.T) {
 	t.Run("Idle", func(t *testing.T) {
 		app := newTestApp(t)
 		c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
-		app.clock.Advance(auth.IdleTimeout + time.Hour)
+		app.clock.Advance(session.IdleTimeout + time.Hour)
 		if res, _ := c.get("/profile"); res.StatusCode != http.StatusSeeOther {
 			t.Error("idle session still signed in")
 		}
@@ -632,7 +633,7 @@ func TestSession_Expiry(t *testing.T) {
 	t.Run("Absolute", func(t *testing.T) {
 		app := newTestApp(t)
 		c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
-		for d := time.Duration(0); d < auth.AbsoluteTimeout; d += 2 * 24 * time.Hour {
+		for d := time.Duration(0); d < session.AbsoluteTimeout; d += 2 * 24 * time.Hour {
 			app.clock.Advance(2 * 24 * time.Hour)
 			c.get("/profile") // an active shopper, never idle
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/admin"
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/images"
@@ -116,10 +117,10 @@ func TestAdmin_RoleChecks(t *testing.T) {
 
 	_, missing := b.app.client(t).get("/no-such-page")
 	missingTitle := missing.Find("title").Text()
-	if len(handlers.AdminRoutes()) < 17 {
-		t.Fatalf("only %d admin routes listed", len(handlers.AdminRoutes()))
+	if len(admin.Routes()) < 17 {
+		t.Fatalf("only %d admin routes listed", len(admin.Routes()))
 	}
-	for _, r := range handlers.AdminRoutes() {
+	for _, r := range admin.Routes() {
 		path := b.routePath(r.Path)
 		for who, c := range outsiders {
 			req := c
@@ -607,7 +608,7 @@ func TestAdmin_ReadsNeverWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shop.db")
 	b := newBackOffice(t, withDBFile(path))
 	before := tableSums(t, path)
-	for _, r := range handlers.AdminRoutes() {
+	for _, r := range admin.Routes() {
 		if r.Method != http.MethodGet {
 			continue
 		}

@@ -1,12 +1,14 @@
 package handlers
 
 import (
+	"log/slog"
 	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -18,15 +20,44 @@ const (
 	defaultReturnTo = "/cart"
 )
 
+// cartOwners tells whose cart a request is about; the cart, checkout and
+// account handlers and the frame's cart badge share it.
+type cartOwners struct {
+	sessions Sessions
+	Log      *slog.Logger
+}
+
+// cartHandlers serve the cart and the wishlist.
+type cartHandlers struct {
+	*web.Pages
+	owners    *cartOwners
+	cart      *cart.Service
+	carts     shop.CartStore
+	wishlists shop.WishlistStore
+}
+
+// routes registers the cart's and the wishlist's routes.
+func (a *cartHandlers) routes(app *fiber.App) {
+	app.Get("/cart", a.cartPage)
+	app.Post("/cart/items", a.cartAdd)
+	app.Post("/cart/items/:id", a.cartSet)
+	app.Post("/cart/items/:id/delete", a.cartRemove)
+	app.Post("/cart/clear", a.cartClear)
+	app.Post("/wishlist/:id/toggle", a.wishlistToggle)
+	app.Get("/wishlist", session.RequireAccount, a.wishlistPage)
+	app.Post("/wishlist/:id/move", session.RequireAccount, a.wishlistMove)
+	app.Post("/wishlist/:id/delete", session.RequireAccount, a.wishlistRemove)
+}
+
 // cartOwner names the cart of this request: the current user's (account or
 // guest), else the anonymous cart kept in the session, else "" (no cart yet).
-func (a *App) cartOwner(c *fiber.Ctx) string {
-	if u := auth.User(c); u != nil {
+func (a *cartOwners) cartOwner(c *fiber.Ctx) string {
+	if u := session.User(c); u != nil {
 		return u.ID
 	}
-	v, err := a.Sessions.Get(c, sessionCartKey)
+	v, err := a.sessions.Get(c, sessionCartKey)
 	if err != nil {
-		a.Log.Error("cart session", "err", err, "request_id", requestID(c))
+		a.Log.Error("cart session", "err", err, "request_id", web.RequestID(c))
 	}
 	if key, _ := v.(string); key != "" {
 		return anonCartPrefix + key
@@ -36,12 +67,12 @@ func (a *App) cartOwner(c *fiber.Ctx) string {
 
 // ensureCartOwner is cartOwner for a request that puts something in the
 // cart: a signed-out visitor gets an anonymous cart in a new session.
-func (a *App) ensureCartOwner(c *fiber.Ctx) (string, error) {
+func (a *cartOwners) ensureCartOwner(c *fiber.Ctx) (string, error) {
 	if owner := a.cartOwner(c); owner != "" {
 		return owner, nil
 	}
 	key := shop.RandomToken(32)
-	if err := a.Sessions.Set(c, sessionCartKey, key); err != nil {
+	if err := a.sessions.Set(c, sessionCartKey, key); err != nil {
 		return "", err
 	}
 	return anonCartPrefix + key, nil
@@ -55,10 +86,10 @@ func wantsJSON(c *fiber.Ctx) bool {
 
 // returnTo is the local page a card's form came from, else fallback.
 func returnTo(c *fiber.Ctx, fallback string) string {
-	if p := localPath(formValue(c, "return_to")); p != "" {
+	if p := web.LocalPath(web.FormValue(c, "return_to")); p != "" {
 		return p
 	}
-	if p := refererPath(c); p != "" {
+	if p := web.RefererPath(c); p != "" {
 		return p
 	}
 	return fallback
@@ -66,7 +97,7 @@ func returnTo(c *fiber.Ctx, fallback string) string {
 
 // cartResult answers a cart change: JSON for scripts, else a redirect with a
 // flash; err is the change's outcome.
-func (a *App) cartResult(c *fiber.Ctx, owner string, err error, okMsg string) error {
+func (a *cartHandlers) cartResult(c *fiber.Ctx, owner string, err error, okMsg string) error {
 	back := returnTo(c, defaultReturnTo)
 	if err != nil {
 		code := shop.ErrorCode(err)
@@ -76,61 +107,61 @@ func (a *App) cartResult(c *fiber.Ctx, owner string, err error, okMsg string) er
 		if wantsJSON(c) {
 			return c.Status(fiber.StatusUnprocessableEntity).JSON(fiber.Map{"error": shop.ErrorMessage(err)})
 		}
-		return a.redirectWithError(c, back, shop.ErrorMessage(err))
+		return a.RedirectWithError(c, back, shop.ErrorMessage(err))
 	}
 	if wantsJSON(c) {
-		cart, err := a.Carts.Cart(c.UserContext(), owner)
+		cart, err := a.carts.Cart(c.UserContext(), owner)
 		if err != nil {
 			return err
 		}
 		return c.JSON(fiber.Map{"message": okMsg, "count": cart.ItemCount(), "subtotal": cart.Subtotal().String(), "total": cart.Total().String()})
 	}
-	return a.redirectWithFlash(c, back, okMsg)
+	return a.RedirectWithFlash(c, back, okMsg)
 }
 
-func (a *App) cartAdd(c *fiber.Ctx) error {
-	owner, err := a.Cart.Add(c.UserContext(), a.cartOwner(c), func() (string, error) { return a.ensureCartOwner(c) },
-		formValue(c, "product_id"), formValue(c, "quantity"))
+func (a *cartHandlers) cartAdd(c *fiber.Ctx) error {
+	owner, err := a.cart.Add(c.UserContext(), a.owners.cartOwner(c), func() (string, error) { return a.owners.ensureCartOwner(c) },
+		web.FormValue(c, "product_id"), web.FormValue(c, "quantity"))
 	return a.cartResult(c, owner, err, cart.MsgAdded)
 }
 
-func (a *App) cartSet(c *fiber.Ctx) error {
-	owner := a.cartOwner(c)
-	msg, err := a.Cart.Set(c.UserContext(), owner, c.Params("id"), formValue(c, "quantity"))
+func (a *cartHandlers) cartSet(c *fiber.Ctx) error {
+	owner := a.owners.cartOwner(c)
+	msg, err := a.cart.Set(c.UserContext(), owner, c.Params("id"), web.FormValue(c, "quantity"))
 	return a.cartResult(c, owner, err, msg)
 }
 
-func (a *App) cartRemove(c *fiber.Ctx) error {
-	owner := a.cartOwner(c)
-	return a.cartResult(c, owner, a.Cart.Remove(c.UserContext(), owner, c.Params("id")), cart.MsgRemoved)
+func (a *cartHandlers) cartRemove(c *fiber.Ctx) error {
+	owner := a.owners.cartOwner(c)
+	return a.cartResult(c, owner, a.cart.Remove(c.UserContext(), owner, c.Params("id")), cart.MsgRemoved)
 }
 
-func (a *App) cartClear(c *fiber.Ctx) error {
-	owner := a.cartOwner(c)
-	return a.cartResult(c, owner, a.Cart.Clear(c.UserContext(), owner), cart.MsgCleared)
+func (a *cartHandlers) cartClear(c *fiber.Ctx) error {
+	owner := a.owners.cartOwner(c)
+	return a.cartResult(c, owner, a.cart.Clear(c.UserContext(), owner), cart.MsgCleared)
 }
 
-func (a *App) cartPage(c *fiber.Ctx) error {
-	f := a.scriptFrame(c, "Cart") // quantities apply on change
+func (a *cartHandlers) cartPage(c *fiber.Ctx) error {
+	f := a.ScriptFrame(c, "Cart") // quantities apply on change
 	var cart shop.Cart
-	if owner := a.cartOwner(c); owner != "" {
+	if owner := a.owners.cartOwner(c); owner != "" {
 		var err error
-		if cart, err = a.Carts.Cart(c.UserContext(), owner); err != nil {
+		if cart, err = a.carts.Cart(c.UserContext(), owner); err != nil {
 			return err
 		}
 	}
 	set, _ := a.Assets.Current()
 	p := pages.CartPage{Cart: cart}
 	for _, l := range cart.Lines {
-		p.Images = append(p.Images, thumbnailURL(set, l.Product))
+		p.Images = append(p.Images, web.ThumbnailURL(set, l.Product))
 	}
-	return render(c, fiber.StatusOK, pages.CartView(f, p))
+	return web.Render(c, fiber.StatusOK, pages.CartView(f, p))
 }
 
 // wishlistUser is the account a wishlist request acts for; visitors and
 // guests are sent to sign in first (the spec's roles and permissions), back to where they were.
-func (a *App) wishlistUser(c *fiber.Ctx) (*shop.User, error) {
-	u := auth.User(c)
+func (a *cartHandlers) wishlistUser(c *fiber.Ctx) (*shop.User, error) {
+	u := session.User(c)
 	if u != nil && !u.IsGuest {
 		return u, nil
 	}
@@ -141,17 +172,17 @@ func (a *App) wishlistUser(c *fiber.Ctx) (*shop.User, error) {
 	return nil, c.Redirect(login, fiber.StatusSeeOther)
 }
 
-func (a *App) wishlistToggle(c *fiber.Ctx) error {
+func (a *cartHandlers) wishlistToggle(c *fiber.Ctx) error {
 	u, done := a.wishlistUser(c)
 	if u == nil {
 		return done
 	}
-	on, err := a.Wishlists.ToggleWishlist(c.UserContext(), u.ID, c.Params("id"))
+	on, err := a.wishlists.ToggleWishlist(c.UserContext(), u.ID, c.Params("id"))
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
 		if wantsJSON(c) {
 			return c.Status(fiber.StatusNotFound).JSON(fiber.Map{"error": shop.ErrorMessage(err)})
 		}
-		return a.redirectWithError(c, returnTo(c, "/wishlist"), shop.ErrorMessage(err))
+		return a.RedirectWithError(c, returnTo(c, "/wishlist"), shop.ErrorMessage(err))
 	} else if err != nil {
 		return err
 	}
@@ -162,36 +193,36 @@ func (a *App) wishlistToggle(c *fiber.Ctx) error {
 	if wantsJSON(c) {
 		return c.JSON(fiber.Map{"on": on, "message": msg})
 	}
-	return a.redirectWithFlash(c, returnTo(c, "/wishlist"), msg)
+	return a.RedirectWithFlash(c, returnTo(c, "/wishlist"), msg)
 }
 
-func (a *App) wishlistRemove(c *fiber.Ctx) error {
-	u := auth.User(c)
-	if err := a.Wishlists.RemoveFromWishlist(c.UserContext(), u.ID, c.Params("id")); err != nil {
+func (a *cartHandlers) wishlistRemove(c *fiber.Ctx) error {
+	u := session.User(c)
+	if err := a.wishlists.RemoveFromWishlist(c.UserContext(), u.ID, c.Params("id")); err != nil {
 		return err
 	}
-	return a.redirectWithFlash(c, "/wishlist", "Removed from your wishlist")
+	return a.RedirectWithFlash(c, "/wishlist", "Removed from your wishlist")
 }
 
 // wishlistMove is the wishlist's Add to Cart: the item moves to the cart.
-func (a *App) wishlistMove(c *fiber.Ctx) error {
-	u := auth.User(c)
-	err := a.Wishlists.MoveToCart(c.UserContext(), u.ID, c.Params("id"))
+func (a *cartHandlers) wishlistMove(c *fiber.Ctx) error {
+	u := session.User(c)
+	err := a.wishlists.MoveToCart(c.UserContext(), u.ID, c.Params("id"))
 	if code := shop.ErrorCode(err); code == shop.EINVALID || code == shop.ENOTFOUND {
-		return a.redirectWithError(c, "/wishlist", shop.ErrorMessage(err))
+		return a.RedirectWithError(c, "/wishlist", shop.ErrorMessage(err))
 	} else if err != nil {
 		return err
 	}
-	return a.redirectWithFlash(c, "/wishlist", "Moved to your cart")
+	return a.RedirectWithFlash(c, "/wishlist", "Moved to your cart")
 }
 
-func (a *App) wishlistPage(c *fiber.Ctx) error {
-	u := auth.User(c)
-	items, err := a.Wishlists.Wishlist(c.UserContext(), u.ID)
+func (a *cartHandlers) wishlistPage(c *fiber.Ctx) error {
+	u := session.User(c)
+	items, err := a.wishlists.Wishlist(c.UserContext(), u.ID)
 	if err != nil {
 		return err
 	}
-	f := a.islandFrame(c, "Wishlist")
+	f := a.IslandFrame(c, "Wishlist")
 	set, _ := a.Assets.Current()
 	p := pages.WishlistPage{Items: items}
 	for i, it := range items {
@@ -199,5 +230,5 @@ func (a *App) wishlistPage(c *fiber.Ctx) error {
 		pic.Alt, pic.Lazy = it.Product.Title, i >= 4 // the title is a separate link
 		p.Images = append(p.Images, pic)
 	}
-	return render(c, fiber.StatusOK, pages.Wishlist(f, p))
+	return web.Render(c, fiber.StatusOK, pages.Wishlist(f, p))
 }

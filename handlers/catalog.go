@@ -11,7 +11,8 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/components"
@@ -25,15 +26,37 @@ const (
 	featuredOnLanding = 8
 )
 
+// catalogHandlers serve the catalogue: the landing page, listings, search,
+// product pages, the grid island's JSON, and what crawlers read.
+type catalogHandlers struct {
+	*web.Pages
+	catalog   Catalog
+	wishlists shop.WishlistStore
+	// stock answers live stock for product pages; nil: the catalogue's.
+	stock shop.StockStore
+	// cardHTML remembers rendered product cards (cardhtml.go).
+	cardHTML *cardHTML
+}
+
+// routes registers the catalogue's pages (robots.txt and the sitemap are
+// served before the session, in routes.go).
+func (a *catalogHandlers) routes(app *fiber.App) {
+	app.Get("/", a.home)
+	app.Get("/search", a.search)
+	app.Get("/products", a.products)
+	app.Get("/product/:id", a.product)
+	app.Get("/api/products", a.productsAPI)
+}
+
 // cards turns products into card view models for this request.
-func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []components.Card {
+func (a *catalogHandlers) cards(c *fiber.Ctx, products []shop.Product, eager int) []components.Card {
 	set, _ := a.Assets.Current()
-	back := localPath(string(c.Request().URI().RequestURI()))
+	back := web.LocalPath(string(c.Request().URI().RequestURI()))
 	var wished map[string]bool
-	if u := auth.User(c); u != nil && !u.IsGuest && len(products) > 0 {
+	if u := session.User(c); u != nil && !u.IsGuest && len(products) > 0 {
 		var err error
-		if wished, err = a.Wishlists.WishlistIDs(c.UserContext(), u.ID); err != nil {
-			a.Log.Error("wishlist ids", "err", err, "request_id", requestID(c))
+		if wished, err = a.wishlists.WishlistIDs(c.UserContext(), u.ID); err != nil {
+			a.Log.Error("wishlist ids", "err", err, "request_id", web.RequestID(c))
 		}
 	}
 	out := make([]components.Card, len(products))
@@ -49,35 +72,35 @@ func (a *App) cards(c *fiber.Ctx, products []shop.Product, eager int) []componen
 	return out
 }
 
-func (a *App) categories(c *fiber.Ctx) []string {
-	cats, err := a.Catalog.Categories(c.UserContext())
+func (a *catalogHandlers) categories(c *fiber.Ctx) []string {
+	cats, err := a.catalog.Categories(c.UserContext())
 	if err != nil {
 		// The filter still works with the categories it cannot list (the spec's error catalogue:
 		// a category list failure is only logged).
-		a.Log.Error("load categories", "err", err, "request_id", requestID(c))
+		a.Log.Error("load categories", "err", err, "request_id", web.RequestID(c))
 	}
 	return cats
 }
 
 // listing builds the grid view model for filter f at path ("/products" or
 // "/search").
-func (a *App) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing {
-	page, err := a.Catalog.List(c.UserContext(), f.ProductFilter)
+func (a *catalogHandlers) listing(c *fiber.Ctx, path string, f catalog.Filter) pages.Listing {
+	page, err := a.catalog.List(c.UserContext(), f.ProductFilter)
 	if err != nil {
-		a.Log.Error("list products", "err", err, "request_id", requestID(c))
-		return pages.Listing{Error: MsgProductsFailed, RetryURL: withQuery(path, f.Query(f.Page))}
+		a.Log.Error("list products", "err", err, "request_id", web.RequestID(c))
+		return pages.Listing{Error: MsgProductsFailed, RetryURL: web.WithQuery(path, f.Query(f.Page))}
 	}
 	pagesN := max(1, int(math.Ceil(float64(page.Total)/float64(f.PageSize))))
-	l := paginate(f.Page, pagesN, func(n int) string { return withQuery(path, f.Query(n)) })
+	l := web.Paginate(f.Page, pagesN, func(n int) string { return web.WithQuery(path, f.Query(n)) })
 	l.Cards = a.cards(c, page.Products, 4)
 	l.CardsHTML = a.cardHTML.Cards(l.Cards)
 	l.Total = page.Total
 	props, _ := json.Marshal(gridProps{
 		Page:     f.Page,
 		HasMore:  f.Page < pagesN,
-		NextAPI:  withQuery("/api/products", f.Query(f.Page+1)),
+		NextAPI:  web.WithQuery("/api/products", f.Query(f.Page+1)),
 		BasePath: path,
-		PageAPI:  withQuery("/api/products", f.Query(1)),
+		PageAPI:  web.WithQuery("/api/products", f.Query(1)),
 	})
 	l.IslandJSON = string(props)
 	return l
@@ -93,47 +116,6 @@ type gridProps struct {
 	// PageAPI is any page of the listing: this address with page set, for
 	// loading earlier pages (Show previous, Back to a scrolled grid).
 	PageAPI string `json:"pageApi"`
-}
-
-// paginate builds the Previous / numbered / Next links of page cur of last;
-// url gives a page's address.
-func paginate(cur, last int, url func(int) string) pages.Listing {
-	l := pages.Listing{Page: cur, Pages: last}
-	if cur > 1 {
-		l.PrevURL = url(cur - 1)
-	}
-	if cur < last {
-		l.NextURL = url(cur + 1)
-	}
-	for _, n := range pageWindow(cur, last) {
-		if n == 0 {
-			l.Links = append(l.Links, pages.PageLink{Gap: true})
-		} else {
-			l.Links = append(l.Links, pages.PageLink{Number: n, URL: url(n), Current: n == cur})
-		}
-	}
-	return l
-}
-
-// pageWindow lists the page numbers to link: the first, the last, and two
-// either side of the current one; 0 marks a gap.
-func pageWindow(cur, last int) []int {
-	var out []int
-	for n := 1; n <= last; n++ {
-		if n == 1 || n == last || (n >= cur-2 && n <= cur+2) {
-			out = append(out, n)
-		} else if len(out) > 0 && out[len(out)-1] != 0 {
-			out = append(out, 0)
-		}
-	}
-	return out
-}
-
-func withQuery(path, q string) string {
-	if q == "" {
-		return path
-	}
-	return path + "?" + q
 }
 
 // filterForm is the form view model of an applied filter.
@@ -160,20 +142,20 @@ func canonicalQuery(c *fiber.Ctx, path, want string) string {
 			return ""
 		}
 	}
-	return withQuery(path, want)
+	return web.WithQuery(path, want)
 }
 
-func (a *App) products(c *fiber.Ctx) error {
+func (a *catalogHandlers) products(c *fiber.Ctx) error {
 	cats := a.categories(c)
 	f := catalog.ParseFilter(query(c), cats)
 	f.ProductFilter.Query = "" // /products does not search; /search does
 	if to := canonical(c, "/products", f); to != "" {
 		return c.Redirect(to, fiber.StatusFound)
 	}
-	fr := a.islandFrame(c, "")
+	fr := a.IslandFrame(c, "")
 	l := a.listing(c, "/products", f)
 	if l.Error == "" && f.Page > l.Pages {
-		return c.Redirect(withQuery("/products", f.Query(l.Pages)), fiber.StatusFound)
+		return c.Redirect(web.WithQuery("/products", f.Query(l.Pages)), fiber.StatusFound)
 	}
 	heading := "All Products"
 	switch {
@@ -187,19 +169,19 @@ func (a *App) products(c *fiber.Ctx) error {
 		fr.Title += fmt.Sprintf(" – Page %d", f.Page)
 	}
 	fr.Description = "Shop " + strings.ToLower(heading) + " at " + a.Config.ShopName + "."
-	fr.Canonical = a.Config.BaseURL.String() + withQuery("/products", f.Query(f.Page))
+	fr.Canonical = a.Config.BaseURL.String() + web.WithQuery("/products", f.Query(f.Page))
 	status := fiber.StatusOK
 	if l.Error != "" {
 		status = fiber.StatusServiceUnavailable
 	}
-	return render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats), Listing: l}))
+	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats), Listing: l}))
 }
 
-func (a *App) search(c *fiber.Ctx) error {
+func (a *catalogHandlers) search(c *fiber.Ctx) error {
 	cats := a.categories(c)
 	f := catalog.ParseFilter(query(c), cats)
 	if f.ProductFilter.Query == "" {
-		back := refererPath(c)
+		back := web.RefererPath(c)
 		if back == "" || strings.HasPrefix(back, "/search") {
 			back = "/products"
 		}
@@ -215,11 +197,11 @@ func (a *App) search(c *fiber.Ctx) error {
 	if to := canonicalQuery(c, "/search", want); to != "" {
 		return c.Redirect(to, fiber.StatusFound)
 	}
-	fr := a.islandFrame(c, "Search: "+f.ProductFilter.Query)
+	fr := a.IslandFrame(c, "Search: "+f.ProductFilter.Query)
 	l := a.listing(c, "/search", f)
 	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats), Listing: l}
-	if s, err := a.Catalog.Suggest(c.UserContext(), p.Query); err != nil {
-		a.Log.Error("search suggestion", "err", err, "request_id", requestID(c))
+	if s, err := a.catalog.Suggest(c.UserContext(), p.Query); err != nil {
+		a.Log.Error("search suggestion", "err", err, "request_id", web.RequestID(c))
 	} else if s != "" && !strings.EqualFold(s, p.Query) {
 		p.Suggestion, p.SuggestionURL = s, "/search?q="+url.QueryEscape(s)
 		// A typo that finds nothing shows what its correction finds, the
@@ -234,22 +216,22 @@ func (a *App) search(c *fiber.Ctx) error {
 			}
 		}
 	}
-	return render(c, fiber.StatusOK, pages.Search(fr, p))
+	return web.Render(c, fiber.StatusOK, pages.Search(fr, p))
 }
 
 // productsAPI serves the next page of a listing to the infinite-scroll
 // island: the cards as server-rendered HTML (the same markup as the page),
 // and where to go next.
-func (a *App) productsAPI(c *fiber.Ctx) error {
+func (a *catalogHandlers) productsAPI(c *fiber.Ctx) error {
 	cats := a.categories(c)
 	f := catalog.ParseFilter(query(c), cats)
 	path := "/products"
 	if f.ProductFilter.Query != "" {
 		path = "/search"
 	}
-	page, err := a.Catalog.List(c.UserContext(), f.ProductFilter)
+	page, err := a.catalog.List(c.UserContext(), f.ProductFilter)
 	if err != nil {
-		a.Log.Error("list products", "err", err, "request_id", requestID(c))
+		a.Log.Error("list products", "err", err, "request_id", web.RequestID(c))
 		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"error": MsgProductsFailed})
 	}
 	// The cards' forms return to the page the shopper is on.
@@ -265,27 +247,27 @@ func (a *App) productsAPI(c *fiber.Ctx) error {
 		"count":   len(page.Products),
 		"page":    f.Page,
 		"hasMore": hasMore,
-		"pageUrl": withQuery(path, f.Query(f.Page)),
-		"nextApi": withQuery("/api/products", f.Query(f.Page+1)),
+		"pageUrl": web.WithQuery(path, f.Query(f.Page)),
+		"nextApi": web.WithQuery("/api/products", f.Query(f.Page+1)),
 	})
 }
 
-func (a *App) product(c *fiber.Ctx) error {
-	p, err := a.Catalog.Product(c.UserContext(), c.Params("id"))
+func (a *catalogHandlers) product(c *fiber.Ctx) error {
+	p, err := a.catalog.Product(c.UserContext(), c.Params("id"))
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
-		fr := a.frame(c, "Product not found")
-		return render(c, fiber.StatusNotFound, pages.ProductNotFound(fr))
+		fr := a.Frame(c, "Product not found")
+		return web.Render(c, fiber.StatusNotFound, pages.ProductNotFound(fr))
 	} else if err != nil {
 		return err
 	}
-	if a.Stock != nil {
+	if a.stock != nil {
 		// The product page shows the stock as it is now, not the in-memory
 		// catalogue's copy, which may be a few seconds old.
-		if n, err := a.Stock.Stock(c.UserContext(), p.ID); err == nil {
+		if n, err := a.stock.Stock(c.UserContext(), p.ID); err == nil {
 			p.Stock = n
 		}
 	}
-	fr := a.islandFrame(c, p.Title)
+	fr := a.IslandFrame(c, p.Title)
 	card := a.cards(c, []shop.Product{*p}, 1)[0]
 	set, _ := a.Assets.Current()
 	card.Image = picture(set, *p, productSizes)
@@ -299,7 +281,7 @@ func (a *App) product(c *fiber.Ctx) error {
 		fr.OGImage = base + fr.OGImage
 	}
 	fr.Head = templ.JSONScript("product-jsonld", productJSONLD(*p, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
-	return render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical}))
+	return web.Render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical}))
 }
 
 func productJSONLD(p shop.Product, canonical, image string) map[string]any {
@@ -332,8 +314,8 @@ func truncate(s string, n int) string {
 
 // sitemap lists every page a search engine should know: the help pages, the
 // catalogue, each category and each product.
-func (a *App) sitemap(c *fiber.Ctx) error {
-	ids, err := a.Catalog.ProductIDs(c.UserContext())
+func (a *catalogHandlers) sitemap(c *fiber.Ctx) error {
+	ids, err := a.catalog.ProductIDs(c.UserContext())
 	if err != nil {
 		return err
 	}
@@ -357,7 +339,7 @@ func (a *App) sitemap(c *fiber.Ctx) error {
 	return c.SendString(b.String())
 }
 
-func (a *App) robots(c *fiber.Ctx) error {
+func (a *catalogHandlers) robots(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "text/plain; charset=utf-8")
 	return c.SendString("User-agent: *\nDisallow: /cart\nDisallow: /checkout\nDisallow: /profile\nDisallow: /settings\nDisallow: /orders\nDisallow: /api/\nDisallow: /search\n\nSitemap: " + a.Config.BaseURL.String() + "/sitemap.xml\n")
 }

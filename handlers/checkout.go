@@ -8,11 +8,36 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
+
+// checkoutHandlers serve the three checkout steps and placing the order.
+type checkoutHandlers struct {
+	*web.Pages
+	checkout Checkout
+	sessions Sessions
+	carts    shop.CartStore
+	orders   shop.OrderStore
+	owners   *cartOwners
+}
+
+// routes registers checkout's routes; perIP limits the payment and the
+// order's placing.
+func (a *checkoutHandlers) routes(app *fiber.App, perIP func(name string, max int) fiber.Handler) {
+	app.Get("/checkout", a.checkoutEntry)
+	app.Get("/checkout/shipping", a.shippingPage)
+	app.Post("/checkout/shipping", a.shippingSubmit)
+	app.Get("/checkout/payment", a.paymentPage)
+	app.Post("/checkout/payment", perIP("payment", 30), a.paymentSubmit)
+	app.Get("/checkout/review", a.reviewPage)
+	app.Post("/checkout/back", a.checkoutBack)
+	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
+	app.Get("/checkout/status", a.checkoutStatus)
+}
 
 // MsgOrderPlaced is the confirmation on the new order's page.
 const MsgOrderPlaced = "Thank you! Your order has been placed."
@@ -39,9 +64,9 @@ func (k *keptCard) card() checkout.Card {
 	return checkout.Card{Brand: k.Brand, Last4: k.Last4, ExpMonth: k.ExpMonth, ExpYear: k.ExpYear, Token: k.Token, Save: k.Save}
 }
 
-func (a *App) loadCheckout(c *fiber.Ctx) checkoutState {
+func (a *checkoutHandlers) loadCheckout(c *fiber.Ctx) checkoutState {
 	var st checkoutState
-	if v, err := a.Sessions.Get(c, sessionCheckout); err == nil {
+	if v, err := a.sessions.Get(c, sessionCheckout); err == nil {
 		if s, _ := v.(string); s != "" {
 			_ = json.Unmarshal([]byte(s), &st)
 		}
@@ -49,23 +74,23 @@ func (a *App) loadCheckout(c *fiber.Ctx) checkoutState {
 	return st
 }
 
-func (a *App) saveCheckout(c *fiber.Ctx, st checkoutState) error {
+func (a *checkoutHandlers) saveCheckout(c *fiber.Ctx, st checkoutState) error {
 	b, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	return a.Sessions.Set(c, sessionCheckout, string(b))
+	return a.sessions.Set(c, sessionCheckout, string(b))
 }
 
 // checkoutContext loads what every step needs, or answers with the redirect
 // a shopper who cannot be on this step gets: an empty cart goes to /cart,
 // nobody signed in to the sign-in-or-guest prompt.
-func (a *App) checkoutContext(c *fiber.Ctx) (*shop.User, shop.Cart, bool, error) {
-	u := auth.User(c)
+func (a *checkoutHandlers) checkoutContext(c *fiber.Ctx) (*shop.User, shop.Cart, bool, error) {
+	u := session.User(c)
 	if u == nil {
 		return nil, shop.Cart{}, false, c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
-	cart, err := a.Carts.Cart(c.UserContext(), u.ID)
+	cart, err := a.carts.Cart(c.UserContext(), u.ID)
 	if err != nil {
 		return nil, cart, false, err
 	}
@@ -79,20 +104,20 @@ func summary(cart shop.Cart) pages.CheckoutSummary {
 	return pages.CheckoutSummary{Cart: cart, Totals: shop.CheckoutTotals(cart)}
 }
 
-func (a *App) checkoutEntry(c *fiber.Ctx) error {
-	owner := a.cartOwner(c)
+func (a *checkoutHandlers) checkoutEntry(c *fiber.Ctx) error {
+	owner := a.owners.cartOwner(c)
 	n := 0
 	if owner != "" {
 		var err error
-		if n, err = a.Carts.CartCount(c.UserContext(), owner); err != nil {
+		if n, err = a.carts.CartCount(c.UserContext(), owner); err != nil {
 			return err
 		}
 	}
 	if n == 0 {
 		return c.Redirect("/cart", fiber.StatusSeeOther)
 	}
-	if auth.User(c) == nil {
-		return render(c, fiber.StatusOK, pages.CheckoutGate(a.frame(c, "Checkout")))
+	if session.User(c) == nil {
+		return web.Render(c, fiber.StatusOK, pages.CheckoutGate(a.Frame(c, "Checkout")))
 	}
 	st := a.loadCheckout(c)
 	switch {
@@ -125,17 +150,17 @@ func prefill(u *shop.User) checkout.Shipping {
 	return s
 }
 
-func (a *App) renderStep(c *fiber.Ctx, status int, p pages.CheckoutStep) error {
+func (a *checkoutHandlers) renderStep(c *fiber.Ctx, status int, p pages.CheckoutStep) error {
 	p.Countries = checkout.ShippingCountries
 	title := "Checkout – " + []string{"", "Shipping", "Payment", "Review"}[p.Step]
-	f := a.frame(c, title)
+	f := a.Frame(c, title)
 	if p.Step == 3 {
-		f = a.scriptFrame(c, title) // Place Order shows "Processing..."
+		f = a.ScriptFrame(c, title) // Place Order shows "Processing..."
 	}
-	return render(c, status, pages.Checkout(f, p))
+	return web.Render(c, status, pages.Checkout(f, p))
 }
 
-func (a *App) shippingPage(c *fiber.Ctx) error {
+func (a *checkoutHandlers) shippingPage(c *fiber.Ctx) error {
 	u, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
@@ -148,14 +173,14 @@ func (a *App) shippingPage(c *fiber.Ctx) error {
 	return a.renderStep(c, fiber.StatusOK, pages.CheckoutStep{Step: 1, Summary: summary(cart), Shipping: shippingForm(s)})
 }
 
-func (a *App) shippingSubmit(c *fiber.Ctx) error {
+func (a *checkoutHandlers) shippingSubmit(c *fiber.Ctx) error {
 	_, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
 	}
-	s := checkout.Shipping{FirstName: formValue(c, "firstName"), LastName: formValue(c, "lastName"), Email: formValue(c, "email"),
-		Phone: formValue(c, "phone"), Address: formValue(c, "address"), City: formValue(c, "city"), State: formValue(c, "state"),
-		ZipCode: formValue(c, "zipCode"), Country: formValue(c, "country")}
+	s := checkout.Shipping{FirstName: web.FormValue(c, "firstName"), LastName: web.FormValue(c, "lastName"), Email: web.FormValue(c, "email"),
+		Phone: web.FormValue(c, "phone"), Address: web.FormValue(c, "address"), City: web.FormValue(c, "city"), State: web.FormValue(c, "state"),
+		ZipCode: web.FormValue(c, "zipCode"), Country: web.FormValue(c, "country")}
 	s.Normalize()
 	if msg, errs := s.Validate(); msg != "" {
 		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 1, Summary: summary(cart),
@@ -169,7 +194,7 @@ func (a *App) shippingSubmit(c *fiber.Ctx) error {
 	return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 }
 
-func (a *App) paymentPage(c *fiber.Ctx) error {
+func (a *checkoutHandlers) paymentPage(c *fiber.Ctx) error {
 	u, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
@@ -183,19 +208,19 @@ func (a *App) paymentPage(c *fiber.Ctx) error {
 		p.SaveCard = st.Card.Save
 	}
 	if !u.IsGuest {
-		if p.SavedCard, err = a.Orders.SavedCard(c.UserContext(), u.ID); err != nil {
+		if p.SavedCard, err = a.orders.SavedCard(c.UserContext(), u.ID); err != nil {
 			return err
 		}
 	}
 	return a.renderStep(c, fiber.StatusOK, p)
 }
 
-func (a *App) paymentSubmit(c *fiber.Ctx) error {
+func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 	u, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
 	}
-	if formValue(c, "action") == "back" {
+	if web.FormValue(c, "action") == "back" {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
 	st := a.loadCheckout(c)
@@ -204,16 +229,16 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 	}
 	var saved *shop.SavedCard
 	if !u.IsGuest {
-		if saved, err = a.Orders.SavedCard(c.UserContext(), u.ID); err != nil {
+		if saved, err = a.orders.SavedCard(c.UserContext(), u.ID); err != nil {
 			return err
 		}
 	}
-	in := checkout.Payment{CardNumber: formValue(c, "cardNumber"), CardName: formValue(c, "cardName"),
-		Expiry: formValue(c, "expiryDate"), CVV: formValue(c, "cvv"), SaveCard: formValue(c, "saveCard") != ""}
+	in := checkout.Payment{CardNumber: web.FormValue(c, "cardNumber"), CardName: web.FormValue(c, "cardName"),
+		Expiry: web.FormValue(c, "expiryDate"), CVV: web.FormValue(c, "cvv"), SaveCard: web.FormValue(c, "saveCard") != ""}
 	var card checkout.Card
 	var msg string
 	var errs shop.FieldErrors
-	if formValue(c, "use_saved") != "" && saved != nil {
+	if web.FormValue(c, "use_saved") != "" && saved != nil {
 		card, msg, errs = checkout.ValidateSaved(*saved, in.CVV, a.Now())
 	} else {
 		card, msg, errs = checkout.ValidatePayment(in, a.Now())
@@ -223,7 +248,7 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart),
 			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved})
 	}
-	if card.Token, err = a.Checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
+	if card.Token, err = a.checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
 		return err
 	}
 	st.Card = &keptCard{Brand: card.Brand, Last4: card.Last4, ExpMonth: card.ExpMonth, ExpYear: card.ExpYear, Token: card.Token, Save: card.Save}
@@ -236,8 +261,8 @@ func (a *App) paymentSubmit(c *fiber.Ctx) error {
 // reviewStep renders the review of the cart as it is now; its form carries
 // the cart's checkout key, so Place Order charges exactly what was shown. A
 // declined card adds why, with a way back to the payment step.
-func (a *App) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart, st checkoutState, msg string, declined bool) error {
-	key, err := a.Checkout.ReviewKey(c.UserContext(), owner, cart)
+func (a *checkoutHandlers) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart, st checkoutState, msg string, declined bool) error {
+	key, err := a.checkout.ReviewKey(c.UserContext(), owner, cart)
 	if err != nil {
 		return err
 	}
@@ -250,7 +275,7 @@ func (a *App) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart,
 		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: key, Error: msg, Declined: why})
 }
 
-func (a *App) reviewPage(c *fiber.Ctx) error {
+func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
 	u, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
@@ -267,32 +292,32 @@ func (a *App) reviewPage(c *fiber.Ctx) error {
 
 // checkoutBack leaves the review for the payment step; the card must be
 // entered again there (it is never kept).
-func (a *App) checkoutBack(c *fiber.Ctx) error {
+func (a *checkoutHandlers) checkoutBack(c *fiber.Ctx) error {
 	return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 }
 
-func (a *App) placeOrder(c *fiber.Ctx) error {
-	u := auth.User(c)
+func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
+	u := session.User(c)
 	if u == nil {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
 	st := a.loadCheckout(c)
-	key := formValue(c, "key")
+	key := web.FormValue(c, "key")
 	if key == "" || st.Shipping == nil || st.Card == nil {
 		// A replayed form after the checkout ended: show what became of it.
 		return a.showPlaced(c, u.ID, key, "")
 	}
-	res, err := a.Checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping,
+	res, err := a.checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping,
 		Card: st.Card.card(), Key: key})
 	if err != nil {
 		if shop.ErrorCode(err) != shop.EINVALID && shop.ErrorCode(err) != shop.ECONFLICT {
-			a.Log.Error("place order", "err", err, "request_id", requestID(c))
+			a.Log.Error("place order", "err", err, "request_id", web.RequestID(c))
 			err = shop.Errorf(shop.EINVALID, checkout.MsgOrderFailed)
 		}
 		return a.reviewAgain(c, u.ID, st, fiber.StatusUnprocessableEntity, shop.ErrorMessage(err), errors.Is(err, checkout.ErrDeclined))
 	}
 	if res.State == checkout.Placed && res.Fresh {
-		if err := a.Sessions.Set(c, sessionCheckout, ""); err != nil {
+		if err := a.sessions.Set(c, sessionCheckout, ""); err != nil {
 			return err
 		}
 	}
@@ -301,13 +326,13 @@ func (a *App) placeOrder(c *fiber.Ctx) error {
 
 // reviewAgain shows the review of the cart as it is now with msg; an empty
 // cart goes back to the cart page.
-func (a *App) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status int, msg string, declined bool) error {
-	cart, err := a.Carts.Cart(c.UserContext(), owner)
+func (a *checkoutHandlers) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status int, msg string, declined bool) error {
+	cart, err := a.carts.Cart(c.UserContext(), owner)
 	if err != nil {
 		return err
 	}
 	if len(cart.Lines) == 0 || st.Shipping == nil || st.Card == nil {
-		return a.redirectWithFlash(c, "/cart", msg)
+		return a.RedirectWithFlash(c, "/cart", msg)
 	}
 	return a.reviewStep(c, status, owner, cart, st, msg, declined)
 }
@@ -315,12 +340,12 @@ func (a *App) reviewAgain(c *fiber.Ctx, owner string, st checkoutState, status i
 // showResult tells the truth of a Place Order press: the order page when
 // it is placed, the processing page while its payment runs, the review
 // with the decline message when the card was refused.
-func (a *App) showResult(c *fiber.Ctx, owner string, st checkoutState, key string, res checkout.Result) error {
+func (a *checkoutHandlers) showResult(c *fiber.Ctx, owner string, st checkoutState, key string, res checkout.Result) error {
 	switch res.State {
 	case checkout.Placed:
-		return a.redirectWithFlash(c, "/orders/"+res.Order.ID, MsgOrderPlaced)
+		return a.RedirectWithFlash(c, "/orders/"+res.Order.ID, MsgOrderPlaced)
 	case checkout.Processing:
-		return render(c, fiber.StatusAccepted, pages.PaymentProcessing(a.frame(c, "Payment processing"),
+		return web.Render(c, fiber.StatusAccepted, pages.PaymentProcessing(a.Frame(c, "Payment processing"),
 			pages.PaymentPending{OrderID: res.Order.ID, CheckURL: "/checkout/status?key=" + url.QueryEscape(key)}))
 	default:
 		return a.reviewAgain(c, owner, st, fiber.StatusUnprocessableEntity, checkout.MsgOrderFailed, true)
@@ -329,7 +354,7 @@ func (a *App) showResult(c *fiber.Ctx, owner string, st checkoutState, key strin
 
 // showPlaced answers a replayed Place Order or a status check from what is
 // recorded, without placing anything.
-func (a *App) showPlaced(c *fiber.Ctx, owner, key, token string) error {
+func (a *checkoutHandlers) showPlaced(c *fiber.Ctx, owner, key, token string) error {
 	if key == "" {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
@@ -337,7 +362,7 @@ func (a *App) showPlaced(c *fiber.Ctx, owner, key, token string) error {
 	if token == "" && st.Card != nil {
 		token = st.Card.Token
 	}
-	res, err := a.Checkout.Status(c.UserContext(), owner, key, token)
+	res, err := a.checkout.Status(c.UserContext(), owner, key, token)
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	} else if err != nil {
@@ -347,8 +372,8 @@ func (a *App) showPlaced(c *fiber.Ctx, owner, key, token string) error {
 }
 
 // checkoutStatus is the processing page's "Check again": it only reads.
-func (a *App) checkoutStatus(c *fiber.Ctx) error {
-	u := auth.User(c)
+func (a *checkoutHandlers) checkoutStatus(c *fiber.Ctx) error {
+	u := session.User(c)
 	if u == nil {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}

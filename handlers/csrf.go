@@ -75,19 +75,3 @@ func normalOrigin(s string) string {
 	}
 	return scheme + "://" + host
 }
-
-// formValue returns a field of a POST's body, as valid UTF-8. Unlike
-// Fiber's FormValue it never reads the query string, so a password or any
-// other field cannot arrive in a URL (and so in logs, history and Referer
-// headers).
-func formValue(c *fiber.Ctx, key string) string {
-	if v := c.Request().PostArgs().Peek(key); v != nil {
-		return validText(string(v))
-	}
-	if mf, err := c.MultipartForm(); err == nil && mf != nil {
-		if vs := mf.Value[key]; len(vs) > 0 {
-			return validText(vs[0])
-		}
-	}
-	return ""
-}

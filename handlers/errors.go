@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -16,23 +17,17 @@ import (
 // database cannot serve: a few of the health monitor's probe intervals.
 const retryAfterUnavailable = "30"
 
-// dbUnavailable reports whether err says the database cannot serve now:
-// marked by a store (shop.ErrUnavailable) or recognised by its classifier.
-func (a *App) dbUnavailable(err error) bool {
-	return err != nil && (shop.ErrorCode(err) == shop.EUNAVAILABLE || (a.Unavailable != nil && a.Unavailable(err)))
-}
-
 // handleError is the one place an error becomes a response: domain error
 // codes and Fiber errors map to statuses, only internal failures are logged,
 // and the shopper always gets a page of the shop, never a stack trace. A
 // database that cannot serve (down, full, read-only) is 503 with
 // Retry-After and a plain message, never 500.
-func (a *App) handleError(c *fiber.Ctx, err error) error {
+func (a *site) handleError(c *fiber.Ctx, err error) error {
 	status := fiber.StatusInternalServerError
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
 		status = fe.Code
-	} else if a.dbUnavailable(err) {
+	} else if a.DBUnavailable(err) {
 		return a.unavailablePage(c, err)
 	} else {
 		switch shop.ErrorCode(err) {
@@ -45,19 +40,19 @@ func (a *App) handleError(c *fiber.Ctx, err error) error {
 		}
 	}
 	if status >= 500 {
-		a.Log.Error("request failed", "err", err, "method", c.Method(), "path", c.Path(), "request_id", requestID(c))
+		a.Log.Error("request failed", "err", err, "method", c.Method(), "path", c.Path(), "request_id", web.RequestID(c))
 	}
 
-	f := a.frame(c, "")
+	f := a.Frame(c, "")
 	switch {
 	case status == fiber.StatusNotFound:
 		f.Title = "Page Not Found"
-		return render(c, status, pages.NotFound(f))
+		return web.Render(c, status, pages.NotFound(f))
 	case errors.Is(err, errCSRF):
 		a.Log.Warn("cross-site request refused", "err", err, "method", c.Method(), "path", c.Path(),
-			"sec_fetch_site", c.Get("Sec-Fetch-Site"), "origin", c.Get(fiber.HeaderOrigin), "request_id", requestID(c))
+			"sec_fetch_site", c.Get("Sec-Fetch-Site"), "origin", c.Get(fiber.HeaderOrigin), "request_id", web.RequestID(c))
 		f.Title = "Request refused"
-		return render(c, status, pages.Error(f, pages.ErrorPage{
+		return web.Render(c, status, pages.Error(f, pages.ErrorPage{
 			Status:  status,
 			Heading: "This form came from another site",
 			Message: "For your security, we only accept forms sent from this shop's own pages. Please go back, reload the page and try again.",
@@ -68,18 +63,18 @@ func (a *App) handleError(c *fiber.Ctx, err error) error {
 			msg = fe.Message // written for shoppers, e.g. the rate limit's
 		}
 		f.Title = http.StatusText(status)
-		return render(c, status, pages.Error(f, pages.ErrorPage{
+		return web.Render(c, status, pages.Error(f, pages.ErrorPage{
 			Status:  status,
 			Heading: http.StatusText(status),
 			Message: msg,
 		}))
 	default:
 		f.Title = "Something went wrong"
-		return render(c, status, pages.Error(f, pages.ErrorPage{
+		return web.Render(c, status, pages.Error(f, pages.ErrorPage{
 			Status:  status,
 			Heading: "Something went wrong",
 			Message: "We could not complete your request. Please try again in a moment.",
-			Retry:   localPath(string(c.Request().URI().RequestURI())),
+			Retry:   web.LocalPath(string(c.Request().URI().RequestURI())),
 		}))
 	}
 }
@@ -88,31 +83,26 @@ func (a *App) handleError(c *fiber.Ctx, err error) error {
 // serve. Its frame reads nothing from the database (no cart count), and
 // the cause is logged as a warning: the health monitor has logged the
 // outage itself once.
-func (a *App) unavailablePage(c *fiber.Ctx, err error) error {
-	a.Log.Warn("request failed: database unavailable", "err", err, "method", c.Method(), "path", c.Path(), "request_id", requestID(c))
+func (a *site) unavailablePage(c *fiber.Ctx, err error) error {
+	a.Log.Warn("request failed: database unavailable", "err", err, "method", c.Method(), "path", c.Path(), "request_id", web.RequestID(c))
 	c.Set(fiber.HeaderRetryAfter, retryAfterUnavailable)
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	f := a.bareFrame(c, "Temporarily unavailable")
-	return render(c, fiber.StatusServiceUnavailable, pages.Error(f, pages.ErrorPage{
+	f := a.BareFrame(c, "Temporarily unavailable")
+	return web.Render(c, fiber.StatusServiceUnavailable, pages.Error(f, pages.ErrorPage{
 		Status:  fiber.StatusServiceUnavailable,
 		Heading: "Temporarily unavailable",
 		Message: shop.MsgUnavailable,
-		Retry:   localPath(string(c.Request().URI().RequestURI())),
+		Retry:   web.LocalPath(string(c.Request().URI().RequestURI())),
 	}))
 }
 
-func (a *App) logPanic(c *fiber.Ctx, e any) {
-	a.Log.Error("panic", "panic", fmt.Sprint(e), "path", c.Path(), "request_id", requestID(c))
-}
-
-func requestID(c *fiber.Ctx) string {
-	id, _ := c.Locals("requestid").(string)
-	return id
+func (a *site) logPanic(c *fiber.Ctx, e any) {
+	a.Log.Error("panic", "panic", fmt.Sprint(e), "path", c.Path(), "request_id", web.RequestID(c))
 }
 
 // accessLog writes one structured line per request. It runs the error
 // handler itself so the logged status is the one the client received.
-func (a *App) accessLog(c *fiber.Ctx) error {
+func (a *site) accessLog(c *fiber.Ctx) error {
 	start := a.Now()
 	err := c.Next()
 	if err != nil {
@@ -131,7 +121,7 @@ func (a *App) accessLog(c *fiber.Ctx) error {
 		slog.Int("status", status),
 		slog.Duration("duration", a.Now().Sub(start)),
 		slog.Int("bytes", len(c.Response().Body())),
-		slog.String("request_id", requestID(c)),
+		slog.String("request_id", web.RequestID(c)),
 	)
 	return nil
 }

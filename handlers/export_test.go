@@ -1,4 +1,6 @@
 package handlers
 
+import "github.com/nocturne/storefront/handlers/admin"
+
 // MaxUpload is the largest product photo, for tests of the limits.
-const MaxUpload = maxUpload
+const MaxUpload = admin.MaxUpload

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/session"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -16,17 +18,17 @@ const sessionGoogleState = "google_state"
 
 // googleBegin starts the OpenID Connect round trip. It is a POST (with the
 // CSRF token) because it writes the state into the session.
-func (a *App) googleBegin(c *fiber.Ctx) error {
-	if a.Google == nil {
+func (a *accountHandlers) googleBegin(c *fiber.Ctx) error {
+	if a.google == nil {
 		return fiber.ErrNotFound
 	}
 	state := auth.NewState()
-	authURL, saved, err := a.Google.Begin(state)
+	authURL, saved, err := a.google.Begin(state)
 	if err != nil {
-		a.Log.Error("google begin", "err", err, "request_id", requestID(c))
+		a.Log.Error("google begin", "err", err, "request_id", web.RequestID(c))
 		return a.googleFailed(c, from(c))
 	}
-	if err := a.Sessions.Set(c, sessionGoogleState, auth.EncodeGoogleState(state, saved, from(c))); err != nil {
+	if err := a.sessions.Set(c, sessionGoogleState, auth.EncodeGoogleState(state, saved, from(c))); err != nil {
 		return err
 	}
 	return c.Redirect(authURL, fiber.StatusSeeOther)
@@ -34,43 +36,43 @@ func (a *App) googleBegin(c *fiber.Ctx) error {
 
 // googleCallback finishes it: the state must match the one this session
 // started with, once.
-func (a *App) googleCallback(c *fiber.Ctx) error {
-	if a.Google == nil {
+func (a *accountHandlers) googleCallback(c *fiber.Ctx) error {
+	if a.google == nil {
 		return fiber.ErrNotFound
 	}
-	raw, err := a.Sessions.Take(c, sessionGoogleState)
+	raw, err := a.sessions.Take(c, sessionGoogleState)
 	if err != nil {
 		return err
 	}
 	s, _ := raw.(string)
 	state, saved, back, err := auth.DecodeGoogleState(s)
 	if s == "" || err != nil || state == "" || c.Query("state") != state || c.Query("error") != "" || c.Query("code") == "" {
-		a.Log.Warn("google callback rejected", "reason", "state or code", "provider_error", c.Query("error"), "request_id", requestID(c))
+		a.Log.Warn("google callback rejected", "reason", "state or code", "provider_error", c.Query("error"), "request_id", web.RequestID(c))
 		return a.googleFailed(c, back)
 	}
 	params := url.Values{}
 	c.Request().URI().QueryArgs().VisitAll(func(k, v []byte) { params.Add(string(k), string(v)) })
-	id, err := a.Google.Complete(c.UserContext(), saved, params)
+	id, err := a.google.Complete(c.UserContext(), saved, params)
 	if err != nil {
-		a.Log.Warn("google callback failed", "err", err, "request_id", requestID(c))
+		a.Log.Warn("google callback failed", "err", err, "request_id", web.RequestID(c))
 		return a.googleFailed(c, back)
 	}
-	cur := auth.User(c)
-	res, err := a.Auth.SignInWithGoogle(c.UserContext(), cur, id, a.clientIP(c))
+	cur := session.User(c)
+	res, err := a.auth.SignInWithGoogle(c.UserContext(), cur, id, a.clientIP(c))
 	if retry, ok := auth.Throttled(err); ok {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(retry.Seconds()+0.5)))
-		return a.renderLogin(c, fiber.StatusTooManyRequests, pages.LoginPage{From: localPath(back),
+		return a.renderLogin(c, fiber.StatusTooManyRequests, pages.LoginPage{From: web.LocalPath(back),
 			Error: fmt.Sprintf(MsgTooManyResets, shop.RetryIn(retry))})
 	}
 	if shop.ErrorCode(err) == shop.ECONFLICT && cur != nil && !cur.IsGuest {
-		return a.redirectWithError(c, orHome(localPath(back)), shop.ErrorMessage(err))
+		return a.RedirectWithError(c, orHome(web.LocalPath(back)), shop.ErrorMessage(err))
 	}
 	if err != nil {
-		a.Log.Warn("google sign-in failed", "err", err, "request_id", requestID(c))
+		a.Log.Warn("google sign-in failed", "err", err, "request_id", web.RequestID(c))
 		return a.googleFailed(c, back)
 	}
 	if res.ConfirmSentTo != "" {
-		return a.redirectWithFlash(c, pages.WithFrom("/login", localPath(back)), fmt.Sprintf(auth.MsgGoogleConfirmSent, res.ConfirmSentTo))
+		return a.RedirectWithFlash(c, pages.WithFrom("/login", web.LocalPath(back)), fmt.Sprintf(auth.MsgGoogleConfirmSent, res.ConfirmSentTo))
 	}
 	if cur == nil || cur.ID != res.User.ID {
 		if err := a.signIn(c, res.User); err != nil {
@@ -79,13 +81,13 @@ func (a *App) googleCallback(c *fiber.Ctx) error {
 	}
 	switch {
 	case res.TookOver:
-		return a.redirectWithFlash(c, orHome(localPath(back)), auth.MsgGoogleTookOver)
+		return a.RedirectWithFlash(c, orHome(web.LocalPath(back)), auth.MsgGoogleTookOver)
 	case res.Linked:
-		return a.redirectWithFlash(c, orHome(localPath(back)), auth.MsgGoogleLinked)
+		return a.RedirectWithFlash(c, orHome(web.LocalPath(back)), auth.MsgGoogleLinked)
 	}
-	return c.Redirect(orHome(localPath(back)), fiber.StatusSeeOther)
+	return c.Redirect(orHome(web.LocalPath(back)), fiber.StatusSeeOther)
 }
 
-func (a *App) googleFailed(c *fiber.Ctx, back string) error {
-	return a.renderLogin(c, fiber.StatusUnauthorized, pages.LoginPage{From: localPath(back), Error: auth.MsgGoogleFailed})
+func (a *accountHandlers) googleFailed(c *fiber.Ctx, back string) error {
+	return a.renderLogin(c, fiber.StatusUnauthorized, pages.LoginPage{From: web.LocalPath(back), Error: auth.MsgGoogleFailed})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/admin"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -74,11 +75,6 @@ func requestIDs(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// validText makes form text valid UTF-8: each invalid byte sequence becomes
-// U+FFFD, as browsers do when they decode, so nothing stored or rendered is
-// malformed.
-func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
-
 // proxies are the trusted reverse proxies (TRUSTED_PROXIES) as prefixes.
 type proxies []netip.Prefix
 
@@ -106,7 +102,7 @@ func (ps proxies) trusted(a netip.Addr) bool {
 
 // scheme is the scheme the client used: https over TLS, or when a trusted
 // proxy says so in X-Forwarded-Proto; http otherwise.
-func (a *App) scheme(c *fiber.Ctx) string {
+func (a *site) scheme(c *fiber.Ctx) string {
 	if c.Context().IsTLS() {
 		return "https"
 	}
@@ -121,7 +117,7 @@ func (a *App) scheme(c *fiber.Ctx) string {
 // peer is a trusted proxy, the right-most address of X-Forwarded-For that
 // is not a trusted proxy. (The left-most entries are whatever the client
 // sent, so they could dodge every per-address limit.)
-func (a *App) clientIP(c *fiber.Ctx) string {
+func (a *site) clientIP(c *fiber.Ctx) string {
 	peer, ok := netip.AddrFromSlice(c.Context().RemoteIP())
 	if !ok {
 		return c.Context().RemoteIP().String()
@@ -143,4 +139,24 @@ func (a *App) clientIP(c *fiber.Ctx) string {
 		}
 	}
 	return client.String()
+}
+
+// multipartOverhead is room for the editor's other fields and the
+// multipart framing beside a photo of admin.MaxUpload bytes, so a photo
+// just over the limit reaches the handler and gets a message by its field.
+const multipartOverhead = 256 << 10
+
+// maxBody bounds the body of every request but a product save.
+const maxBody = 1 << 20
+
+// limitBody refuses a body over maxBody, by its Content-Length before it is
+// looked at, on every route that takes no photo.
+func limitBody(c *fiber.Ctx) error {
+	if admin.TakesPhoto(c) {
+		return c.Next()
+	}
+	if c.Request().Header.ContentLength() > maxBody || len(c.Request().Body()) > maxBody {
+		return fiber.NewError(fiber.StatusRequestEntityTooLarge, "This request is too large for the shop to accept.")
+	}
+	return c.Next()
 }

@@ -19,6 +19,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/nocturne/storefront/handlers"
+	"github.com/nocturne/storefront/handlers/admin"
+	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/cart"
@@ -125,7 +127,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Throttle = &shop.Throttle{Store: db, Now: clock.Now}
 	deps.Auth = &auth.Service{Users: db, Carts: db, Resets: db, Links: db, Confirmations: db, Throttle: deps.Throttle, Mailer: &mail.Outbox{Store: db, Log: log},
 		BaseURL: cfg.BaseURL.String(), HashCost: bcrypt.MinCost, Now: clock.Now, Log: log}
-	deps.Sessions = auth.NewSessions(db.KV(), cfg.Secure(), db, clock.Now, log)
+	deps.Sessions = session.New(db.KV(), cfg.Secure(), db, clock.Now, log)
 	cat := catalog.NewService(db, log)
 	if deps.Catalog == nil { // an option may have set a fake
 		deps.Catalog = cat
@@ -138,7 +140,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
-	deps.Admin = handlers.AdminDeps{Staff: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
+	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: &checkout.SimulatedGateway{Charges: db},
 			BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {

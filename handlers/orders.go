@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"math"
 	"net/url"
 	"strconv"
@@ -8,7 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/session"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -19,6 +21,37 @@ const (
 	MsgLookupFailed = "We could not find an order with that number and e-mail address."
 	sessionLookup   = "order_lookup"
 )
+
+// orderHandlers serve a shopper's orders: the list, one order (and its
+// cancelling), and the guest lookup.
+type orderHandlers struct {
+	*web.Pages
+	orders   shop.OrderStore
+	sessions Sessions
+	// events and cancels are the back office's order history and the
+	// shopper's own cancel; nil: neither is shown.
+	events  OrderEvents
+	cancels ShopperCancels
+}
+
+// OrderEvents is the order history an order page shows.
+type OrderEvents interface {
+	OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEvent, error)
+}
+
+// ShopperCancels cancels an order for the shopper who placed it.
+type ShopperCancels interface {
+	ShopperCancel(ctx context.Context, o *shop.Order) error
+}
+
+// routes registers the orders' routes; perIP limits the guest lookup.
+func (a *orderHandlers) routes(app *fiber.App, perIP func(name string, max int) fiber.Handler) {
+	app.Get("/orders", session.RequireUser, a.ordersPage)
+	app.Get("/orders/lookup", a.lookupPage)
+	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
+	app.Get("/orders/:id", a.orderPage)
+	app.Post("/orders/:id/cancel", a.cancelOrder) // within the hour
+}
 
 var orderSorts = []string{"date", "total", "status"}
 
@@ -55,18 +88,18 @@ func ordersURL(q shop.OrderQuery, page int) string {
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
 	}
-	return withQuery("/orders", v.Encode())
+	return web.WithQuery("/orders", v.Encode())
 }
 
-func (a *App) ordersPage(c *fiber.Ctx) error {
-	u := auth.User(c)
+func (a *orderHandlers) ordersPage(c *fiber.Ctx) error {
+	u := session.User(c)
 	q := ordersQuery(c, u.ID)
-	f := a.scriptFrame(c, "My Orders") // the status filter applies on change
-	orders, total, err := a.Orders.Orders(c.UserContext(), q)
+	f := a.ScriptFrame(c, "My Orders") // the status filter applies on change
+	orders, total, err := a.orders.Orders(c.UserContext(), q)
 	if err != nil {
-		a.Log.Error("list orders", "err", err, "request_id", requestID(c))
+		a.Log.Error("list orders", "err", err, "request_id", web.RequestID(c))
 		c.Set(fiber.HeaderRetryAfter, retryAfterUnavailable)
-		return render(c, fiber.StatusServiceUnavailable, pages.Orders(f, pages.OrdersPage{Error: MsgOrdersFailed}))
+		return web.Render(c, fiber.StatusServiceUnavailable, pages.Orders(f, pages.OrdersPage{Error: MsgOrdersFailed}))
 	}
 	last := max(1, int(math.Ceil(float64(total)/float64(shop.OrdersPageSize))))
 	if q.Page > last {
@@ -86,18 +119,18 @@ func (a *App) ordersPage(c *fiber.Ctx) error {
 		}
 		p.Sorts = append(p.Sorts, pages.SortLink{Label: strings.ToUpper(s[:1]) + s[1:], URL: ordersURL(next, 1), Active: s == q.Sort, Desc: q.Desc})
 	}
-	p.Pagination = paginate(q.Page, last, func(n int) string { return ordersURL(q, n) })
+	p.Pagination = web.Paginate(q.Page, last, func(n int) string { return ordersURL(q, n) })
 	if here := ordersURL(q, q.Page); here != "/orders" {
 		p.From = here
 	}
-	return render(c, fiber.StatusOK, pages.Orders(f, p))
+	return web.Render(c, fiber.StatusOK, pages.Orders(f, p))
 }
 
 // orderPage shows an order to its owner, or to a visitor who looked it up
 // with its number and e-mail in this session; anyone else gets a 404, as if
 // the order did not exist.
-func (a *App) orderPage(c *fiber.Ctx) error {
-	o, err := a.Orders.Order(c.UserContext(), c.Params("id"))
+func (a *orderHandlers) orderPage(c *fiber.Ctx) error {
+	o, err := a.orders.Order(c.UserContext(), c.Params("id"))
 	if err != nil {
 		if shop.ErrorCode(err) == shop.ENOTFOUND {
 			return fiber.ErrNotFound
@@ -108,11 +141,11 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 	// sort, page: the list's links carry it in "from").
 	back, backLabel := ordersListPath(c.Query("from")), "Back to Orders"
 	var userID string
-	if u := auth.User(c); u != nil {
+	if u := session.User(c); u != nil {
 		userID = u.ID
 	}
 	if !o.OwnedBy(userID) {
-		v, _ := a.Sessions.Get(c, sessionLookup)
+		v, _ := a.sessions.Get(c, sessionLookup)
 		if lookedUp, _ := v.(string); !o.VisibleTo(userID, lookedUp) {
 			return fiber.ErrNotFound
 		}
@@ -128,33 +161,33 @@ func (a *App) orderPage(c *fiber.Ctx) error {
 	for _, l := range o.Lines {
 		p.Images = append(p.Images, orderLineImage(set, l))
 	}
-	return render(c, fiber.StatusOK, pages.OrderDetail(a.frame(c, "Order "+o.ID), p))
+	return web.Render(c, fiber.StatusOK, pages.OrderDetail(a.Frame(c, "Order "+o.ID), p))
 }
 
 // ordersListPath returns from when it is an address of the orders list
 // ("/orders" with any query), else "/orders".
 func ordersListPath(from string) string {
-	if from = localPath(from); from == "/orders" || strings.HasPrefix(from, "/orders?") {
+	if from = web.LocalPath(from); from == "/orders" || strings.HasPrefix(from, "/orders?") {
 		return from
 	}
 	return "/orders"
 }
 
-func (a *App) lookupPage(c *fiber.Ctx) error {
-	return render(c, fiber.StatusOK, pages.OrderLookup(a.frame(c, "Find your order"), pages.LookupForm{}))
+func (a *orderHandlers) lookupPage(c *fiber.Ctx) error {
+	return web.Render(c, fiber.StatusOK, pages.OrderLookup(a.Frame(c, "Find your order"), pages.LookupForm{}))
 }
 
-func (a *App) lookupSubmit(c *fiber.Ctx) error {
-	p := pages.LookupForm{OrderID: strings.ToUpper(strings.TrimSpace(formValue(c, "order"))), Email: strings.TrimSpace(formValue(c, "email"))}
-	o, err := a.Orders.Order(c.UserContext(), p.OrderID)
+func (a *orderHandlers) lookupSubmit(c *fiber.Ctx) error {
+	p := pages.LookupForm{OrderID: strings.ToUpper(strings.TrimSpace(web.FormValue(c, "order"))), Email: strings.TrimSpace(web.FormValue(c, "email"))}
+	o, err := a.orders.Order(c.UserContext(), p.OrderID)
 	if err != nil && shop.ErrorCode(err) != shop.ENOTFOUND {
 		return err
 	}
 	if o == nil || !o.MatchesLookup(p.Email) {
 		p.Error = MsgLookupFailed
-		return render(c, fiber.StatusUnprocessableEntity, pages.OrderLookup(a.frame(c, "Find your order"), p))
+		return web.Render(c, fiber.StatusUnprocessableEntity, pages.OrderLookup(a.Frame(c, "Find your order"), p))
 	}
-	if err := a.Sessions.Set(c, sessionLookup, o.ID); err != nil {
+	if err := a.sessions.Set(c, sessionLookup, o.ID); err != nil {
 		return err
 	}
 	return c.Redirect("/orders/"+o.ID, fiber.StatusSeeOther)

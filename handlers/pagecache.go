@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cache"
 
-	"github.com/nocturne/storefront/internal/auth"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/static"
 )
 
@@ -27,13 +27,13 @@ const pageCacheTTL = 5 * time.Second
 // A request with a session or flash cookie always reaches the handlers,
 // and only a 200 without Set-Cookie and without Cache-Control private or
 // no-store is kept.
-func (a *App) pageCache() fiber.Handler {
+func (a *site) pageCache() fiber.Handler {
 	cached := cache.New(cache.Config{
 		Expiration: pageCacheTTL,
 		Methods:    []string{fiber.MethodGet},
 		MaxBytes:   8 << 20,
 		KeyGenerator: func(c *fiber.Ctx) string {
-			return string(c.Request().URI().RequestURI()) + "|" + encodingOf(c) + "|" + strconv.FormatInt(a.Catalog.Version(), 10)
+			return string(c.Request().URI().RequestURI()) + "|" + encodingOf(c) + "|" + strconv.FormatInt(a.catalog.Version(), 10)
 		},
 		// Called after the handler: whether to leave this response out.
 		Next: func(c *fiber.Ctx) bool {
@@ -61,15 +61,9 @@ func (a *App) pageCache() fiber.Handler {
 // now, which an order changes without a new catalogue version.
 func cacheable(c *fiber.Ctx) bool {
 	p := c.Path()
-	return c.Method() == fiber.MethodGet && anonymous(c) &&
+	return c.Method() == fiber.MethodGet && web.Anonymous(c) &&
 		!strings.HasPrefix(p, static.Prefix) && !strings.HasPrefix(p, imagePrefix) && p != "/healthz" &&
 		!strings.HasPrefix(p, "/product/")
-}
-
-// anonymous reports whether the request carries none of the cookies that
-// make a page personal: a session (cart, sign-in) or a flash message.
-func anonymous(c *fiber.Ctx) bool {
-	return c.Cookies(auth.CookieName) == "" && c.Cookies(flashCookie) == ""
 }
 
 // encodingOf names the content coding the compressor will choose for this

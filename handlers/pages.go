@@ -8,52 +8,70 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
 
-func (a *App) home(c *fiber.Ctx) error {
+// pageHandlers serve the help pages and the contact form.
+type pageHandlers struct {
+	*web.Pages
+	contact  shop.ContactStore
+	throttle *shop.Throttle
+	clientIP func(*fiber.Ctx) string
+}
+
+// routes registers the help pages and the contact form.
+func (a *pageHandlers) routes(app *fiber.App) {
+	app.Get("/contact", a.contactPage)
+	app.Post("/contact", a.contactSubmit)
+	app.Get("/faq", a.faq)
+	app.Get("/shipping", a.shipping)
+	app.Get("/returns", a.returns)
+}
+
+func (a *catalogHandlers) home(c *fiber.Ctx) error {
 	// The landing page is where the cart can change without a page load, so
 	// it mounts the cart badge island.
-	f := a.islandFrame(c, "")
+	f := a.IslandFrame(c, "")
 	f.Description = "Electronics, fashion, jewelry and home goods at " + a.Config.ShopName + "."
 	f.Canonical = a.Config.BaseURL.String() + "/"
-	featured, err := a.Catalog.Featured(c.UserContext(), featuredOnLanding)
+	featured, err := a.catalog.Featured(c.UserContext(), featuredOnLanding)
 	if err != nil {
 		// The landing page still works; the carousel shows its empty state.
-		a.Log.Error("featured products", "err", err, "request_id", requestID(c))
+		a.Log.Error("featured products", "err", err, "request_id", web.RequestID(c))
 	}
-	return render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, 4)))
+	return web.Render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, 4)))
 }
 
-func (a *App) faq(c *fiber.Ctx) error {
-	f := a.frame(c, "FAQ")
+func (a *pageHandlers) faq(c *fiber.Ctx) error {
+	f := a.Frame(c, "FAQ")
 	f.Description = "Answers about shipping, returns, refunds, payment and orders at " + a.Config.ShopName + "."
-	return render(c, fiber.StatusOK, pages.FAQ(f))
+	return web.Render(c, fiber.StatusOK, pages.FAQ(f))
 }
 
-func (a *App) shipping(c *fiber.Ctx) error {
-	f := a.frame(c, "Shipping Information")
+func (a *pageHandlers) shipping(c *fiber.Ctx) error {
+	f := a.Frame(c, "Shipping Information")
 	f.Description = "Delivery times and costs at " + a.Config.ShopName + ": standard shipping " + shop.StandardShippingTerms() + "."
-	return render(c, fiber.StatusOK, pages.Shipping(f))
+	return web.Render(c, fiber.StatusOK, pages.Shipping(f))
 }
 
-func (a *App) returns(c *fiber.Ctx) error {
-	f := a.frame(c, "Returns & Refunds")
+func (a *pageHandlers) returns(c *fiber.Ctx) error {
+	f := a.Frame(c, "Returns & Refunds")
 	f.Description = fmt.Sprintf("Return most items within %d days; how to return an item and when refunds arrive at %s.", shop.ReturnWindowDays, a.Config.ShopName)
-	return render(c, fiber.StatusOK, pages.Returns(f))
+	return web.Render(c, fiber.StatusOK, pages.Returns(f))
 }
 
 // healthz reports whether the shop can serve, as plain text: "ok", or 503
 // with "unavailable: database" or what it lacks ("degraded: no
 // catalogue"). It only reads; the monitor logs why when the state changes,
 // so a load balancer's checks do not flood the log.
-func (a *App) healthz(c *fiber.Ctx) error {
+func (a *site) healthz(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	if err := a.Health.Check(ctx); err != nil {
+	if err := a.health.Check(ctx); err != nil {
 		body := "unavailable: database"
 		var d *health.Degraded
 		if errors.As(err, &d) {

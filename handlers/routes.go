@@ -1,6 +1,10 @@
-// Package handlers is Nocturne's HTTP layer: it parses requests, calls the
-// stores and services, builds view models and renders templ pages. Every
-// route and the order of every middleware is written down in this file.
+// Package handlers is Nocturne's HTTP layer for shoppers: it parses
+// requests, calls the stores and services, builds view models and renders
+// templ pages. Each feature (catalogue, help pages, account, cart and
+// wishlist, checkout, orders) is a struct holding what it uses and
+// registering its own routes; the back office is package admin. The order
+// of every middleware, and of the features' routes, is written down in
+// this file.
 package handlers
 
 import (
@@ -19,6 +23,9 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
+	"github.com/nocturne/storefront/handlers/admin"
+	"github.com/nocturne/storefront/handlers/session"
+	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/auth"
 	"github.com/nocturne/storefront/internal/cart"
 	"github.com/nocturne/storefront/internal/catalog"
@@ -36,8 +43,8 @@ type Deps struct {
 	Health  HealthChecker
 	Contact shop.ContactStore
 	Users   shop.UserStore
-	// Auth holds the account rules, Sessions the server-side sessions
-	// (package auth's Service and Sessions).
+	// Auth holds the account rules (package auth's Service), Sessions the
+	// server-side sessions (package session).
 	Auth     Accounts
 	Sessions Sessions
 	// Google is nil when Google sign-in is not configured.
@@ -52,7 +59,7 @@ type Deps struct {
 	// Images serves the stored variants of imported product photos.
 	Images   shop.ImageStore
 	Checkout Checkout
-	// Storage keeps sessions and rate-limit counters server-side.
+	// Storage keeps the rate limiter's counters server-side.
 	Storage fiber.Storage
 	// Throttle counts attempts for the limits of package shop (contact
 	// messages; the account service has its own); nil means no limits.
@@ -61,8 +68,8 @@ type Deps struct {
 	Now func() time.Time
 	// Stock answers live stock for the cart page's warnings; nil: none.
 	Stock shop.StockStore
-	// Admin is the back office (admin.go); zero: none.
-	Admin AdminDeps
+	// Admin is the back office (package admin); zero: none.
+	Admin admin.Deps
 	// Unavailable tells a failure of the database to serve now (down,
 	// full, read-only: the store package's Unavailable) from any other, so
 	// the error handler answers it with 503 and Retry-After, not 500. Nil:
@@ -109,8 +116,8 @@ type Accounts interface {
 	ResetPassword(ctx context.Context, token, password, confirm string) (*shop.User, shop.FieldErrors, error)
 }
 
-// Sessions is what the handlers need of package auth's server-side
-// sessions: the middleware that loads one, and the values kept in it.
+// Sessions is what the handlers need of the server-side sessions
+// (package session): the middleware that loads one, and the values kept in it.
 type Sessions interface {
 	Middleware(c *fiber.Ctx) error
 	Get(c *fiber.Ctx, key string) (any, error)
@@ -125,7 +132,7 @@ var (
 	_ Catalog  = (*catalog.Service)(nil)
 	_ Checkout = (*checkout.Service)(nil)
 	_ Accounts = (*auth.Service)(nil)
-	_ Sessions = (*auth.Sessions)(nil)
+	_ Sessions = (*session.Sessions)(nil)
 )
 
 // HealthChecker tells /healthz whether the shop can serve (package health).
@@ -133,17 +140,18 @@ type HealthChecker interface {
 	Check(ctx context.Context) error
 }
 
-// App holds the dependencies the handlers share.
-type App struct {
-	Deps
-	flash *flasher
-	// inlineCSS is the stylesheet every page carries in its head (empty in
-	// development, where the file changes under the server).
-	inlineCSS string
+// site is what serves every request before and around the features: the
+// middleware, the one error handler, static files, product photos, the
+// health check and the rate limits.
+type site struct {
+	*web.Pages
+	health  HealthChecker
+	catalog Catalog
+	images  shop.ImageStore
+	// storage keeps the rate limiter's counters.
+	storage fiber.Storage
 	// proxies are the trusted reverse proxies clientIP looks behind.
 	proxies proxies
-	// cardHTML remembers rendered product cards (cardhtml.go).
-	cardHTML *cardHTML
 }
 
 // csp allows only our own scripts, styles and images: no inline script, no
@@ -156,8 +164,33 @@ func New(d Deps) *fiber.App {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	a := &App{Deps: d, flash: newFlasher(d.Config.SessionSecret, d.Config.Secure()), cardHTML: newCardHTML(maxCardsKept)}
-	a.proxies = parseProxies(d.Config.TrustedProxies) // clientIP: whom throttles count by, behind a proxy too
+	pages := &web.Pages{Config: d.Config, Log: d.Log, Now: d.Now, Assets: d.Assets,
+		Flash: web.NewFlasher(d.Config.SessionSecret, d.Config.Secure()), Unavailable: d.Unavailable}
+	owners := &cartOwners{sessions: d.Sessions, Log: d.Log}
+	pages.CartCount = func(c *fiber.Ctx) (int, error) {
+		owner := owners.cartOwner(c)
+		if owner == "" {
+			return 0, nil
+		}
+		return d.Carts.CartCount(c.UserContext(), owner)
+	}
+	a := &site{Pages: pages, health: d.Health, catalog: d.Catalog, images: d.Images, storage: d.Storage,
+		proxies: parseProxies(d.Config.TrustedProxies)}
+	cat := &catalogHandlers{Pages: pages, catalog: d.Catalog, wishlists: d.Wishlists, stock: d.Stock, cardHTML: newCardHTML(maxCardsKept)}
+	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, clientIP: a.clientIP}
+	account := &accountHandlers{Pages: pages, auth: d.Auth, sessions: d.Sessions, users: d.Users, orders: d.Orders,
+		carts: d.Carts, owners: owners, google: d.Google, clientIP: a.clientIP}
+	carts := &cartHandlers{Pages: pages, owners: owners, cart: d.Cart, carts: d.Carts, wishlists: d.Wishlists}
+	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners}
+	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions}
+	if d.Admin.Fulfilment != nil {
+		orders.events = d.Admin.Fulfilment
+	}
+	if d.Admin.Service != nil {
+		orders.cancels = d.Admin.Service
+	}
+	back := admin.New(pages, d.Admin)
+
 	app := fiber.New(fiber.Config{
 		AppName:               d.Config.ShopName,
 		ErrorHandler:          a.handleError,
@@ -170,16 +203,20 @@ func New(d Deps) *fiber.App {
 		IdleTimeout:  60 * time.Second,
 		// Fiber has one body limit for the whole app: it fits a product
 		// photo, and limitBody holds every other route to maxBody.
-		BodyLimit: maxUpload + multipartOverhead,
+		BodyLimit: admin.MaxUpload + multipartOverhead,
 		// At most this many connections at once; more are answered
 		// 503 and closed, so a flood cannot use up the descriptors.
 		Concurrency: d.Config.MaxConns,
 	})
-	a.middleware(app)
-	a.catalogRoutes(app)
-	a.accountRoutes(app)
-	a.shoppingRoutes(app)
-	a.adminRoutes(app) // the back office (admin.go)
+	a.middleware(app, d.Sessions.Middleware, cat)
+	perIP := a.perIP
+	cat.routes(app)
+	help.routes(app)
+	account.routes(app, perIP)
+	carts.routes(app)
+	co.routes(app, perIP)
+	orders.routes(app, perIP)
+	back.Register(app) // the back office (package admin)
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app
 }
@@ -187,10 +224,10 @@ func New(d Deps) *fiber.App {
 // middleware installs the middleware, in the order a request meets it, up
 // to the routes: static files, photos and /healthz are served before
 // sessions and the cross-site guard.
-func (a *App) middleware(app *fiber.App) {
-	d := a.Deps
+func (a *site) middleware(app *fiber.App, sessions fiber.Handler, catalog *catalogHandlers) {
+	d := a.Pages
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: a.logPanic}))
-	app.Use(requestIDs) // a client's id only when short and safe: it goes into the logs
+	app.Use(requestIDs) // a client's id only when short and safe
 	app.Use(limitBody)
 	app.Use(a.accessLog)
 	app.Use(helmet.New(helmet.Config{
@@ -203,7 +240,7 @@ func (a *App) middleware(app *fiber.App) {
 		XFrameOptions:             "DENY",
 		CrossOriginEmbedderPolicy: "unsafe-none",
 		HSTSMaxAge:                hstsMaxAge(d.Config.Secure()),
-		PermissionPolicy:          permissionsPolicy, // turns off browser features the shop does not use
+		PermissionPolicy:          permissionsPolicy,
 	}))
 	if !d.Config.Dev {
 		// Anonymous pages from memory, already compressed (pagecache.go).
@@ -225,8 +262,8 @@ func (a *App) middleware(app *fiber.App) {
 		// and those that carry the stylesheet without compressing it again
 		// (gzipcss.go). Other responses, and clients without gzip, are the
 		// compressor's.
-		if a.inlineCSS != "" {
-			if g, err := newCSSGzip(a.inlineCSS); err != nil {
+		if a.InlineCSS != "" {
+			if g, err := newCSSGzip(a.InlineCSS); err != nil {
 				d.Log.Warn("stylesheet not precompressed", "err", err)
 			} else {
 				app.Use(g.middleware)
@@ -240,12 +277,12 @@ func (a *App) middleware(app *fiber.App) {
 	app.Get(imagePrefix+":product/:width.:ext", a.serveImage) // no session: images set no cookie
 	app.Get("/favicon.ico", a.serveFavicon)
 	app.Get("/healthz", a.healthz)
-	app.Get("/robots.txt", a.robots)
-	app.Get("/sitemap.xml", a.sitemap)
+	app.Get("/robots.txt", catalog.robots)
+	app.Get("/sitemap.xml", catalog.sitemap)
 	// No ETag on pages: computing one means hashing every body, which cost
 	// more CPU than the rare 304 saved; anonymous pages come from memory
 	// anyway, and static assets have immutable, hashed URLs.
-	app.Use(d.Sessions.Middleware)
+	app.Use(sessions)
 	base := ""
 	if d.Config.BaseURLSet {
 		base = d.Config.BaseURL.Scheme + "://" + d.Config.BaseURL.Host
@@ -258,7 +295,7 @@ func (a *App) middleware(app *fiber.App) {
 // allows it: a first paint from the HTML response alone (one round trip
 // less on a phone's network), allowed by its hash rather than by
 // 'unsafe-inline'.
-func (a *App) inlineStyles() string {
+func (a *site) inlineStyles() string {
 	if a.Config.Dev {
 		return csp
 	}
@@ -267,112 +304,31 @@ func (a *App) inlineStyles() string {
 		a.Log.Warn("stylesheet not inlined", "err", err)
 		return csp
 	}
-	a.inlineCSS = css
+	a.InlineCSS = css
 	sum := sha256.Sum256([]byte(css))
 	return strings.Replace(csp, "style-src 'self'", "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
 }
 
 // perIP limits a route to max requests a minute from one client address.
-func (a *App) perIP(name string, max int) fiber.Handler {
+func (a *site) perIP(name string, max int) fiber.Handler {
 	return a.limit(name, max, false, a.tooManyRequests, a.clientIP)
-}
-
-// catalogRoutes are the catalogue's and the help pages.
-func (a *App) catalogRoutes(app *fiber.App) {
-	app.Get("/", a.home)
-	app.Get("/search", a.search)
-	app.Get("/products", a.products)
-	app.Get("/product/:id", a.product)
-	app.Get("/api/products", a.productsAPI)
-	app.Get("/contact", a.contactPage)
-	app.Post("/contact", a.contactSubmit)
-	app.Get("/faq", a.faq)
-	app.Get("/shipping", a.shipping)
-	app.Get("/returns", a.returns)
-}
-
-// accountRoutes are signing in and out, registering, password resets and
-// the account pages. Sign-in failures and e-mail requests are throttled by
-// the account service (per address, per account at an address, per
-// account), the contact form by shop.ContactDesk.
-func (a *App) accountRoutes(app *fiber.App) {
-	perIP := a.perIP
-	app.Get("/login", a.loginPage)
-	app.Post("/login", a.loginSubmit)
-	app.Post("/login/link", a.signInLinkRequest)
-	app.Get("/login/link", a.signInLinkPage)
-	app.Post("/login/link/confirm", perIP("link-confirm", 10), a.signInLinkConfirm)
-	app.Get("/register", a.registerPage)
-	app.Post("/register", perIP("register", 10), a.registerSubmit)
-	app.Post("/guest", perIP("guest", 30), a.continueAsGuest)
-	app.Post("/logout", a.logout)
-	app.Post("/auth/google", perIP("google", 30), a.googleBegin)
-	app.Get("/auth/google/callback", a.googleCallback)
-	app.Get("/forgot-password", a.forgotPage)
-	app.Post("/forgot-password", a.forgotSubmit)
-	app.Get("/reset-password", a.resetPage)
-	app.Get("/confirm-email", a.confirmEmailPage)
-	app.Post("/confirm-email", perIP("confirm", 10), a.confirmEmail)
-	app.Post("/reset-password", perIP("reset", 10), a.resetSubmit)
-
-	// Account pages: a visitor or guest is sent to sign in. (Not a Group:
-	// a Group without a prefix would guard every later route too.)
-	app.Get("/profile", auth.RequireAccount, a.profilePage)
-	app.Post("/profile", auth.RequireAccount, a.profileSubmit)
-	app.Get("/profile/setup", auth.RequireAccount, a.setupPage)
-	app.Post("/profile/setup", auth.RequireAccount, a.setupSubmit)
-	app.Get("/settings", auth.RequireAccount, a.settingsPage)
-	app.Post("/settings/password", auth.RequireAccount, perIP("password", 10), a.changePassword)
-	app.Post("/settings/sessions", auth.RequireAccount, a.signOutOthers)
-	app.Post("/settings/delete", auth.RequireAccount, a.deleteAccount)
-}
-
-// shoppingRoutes are the cart, the wishlist, checkout and orders.
-func (a *App) shoppingRoutes(app *fiber.App) {
-	perIP := a.perIP
-	// Cart and wishlist.
-	app.Get("/cart", a.cartPage)
-	app.Post("/cart/items", a.cartAdd)
-	app.Post("/cart/items/:id", a.cartSet)
-	app.Post("/cart/items/:id/delete", a.cartRemove)
-	app.Post("/cart/clear", a.cartClear)
-	app.Post("/wishlist/:id/toggle", a.wishlistToggle)
-	app.Get("/wishlist", auth.RequireAccount, a.wishlistPage)
-	app.Post("/wishlist/:id/move", auth.RequireAccount, a.wishlistMove)
-	app.Post("/wishlist/:id/delete", auth.RequireAccount, a.wishlistRemove)
-
-	// Checkout and orders.
-	app.Get("/checkout", a.checkoutEntry)
-	app.Get("/checkout/shipping", a.shippingPage)
-	app.Post("/checkout/shipping", a.shippingSubmit)
-	app.Get("/checkout/payment", a.paymentPage)
-	app.Post("/checkout/payment", perIP("payment", 30), a.paymentSubmit)
-	app.Get("/checkout/review", a.reviewPage)
-	app.Post("/checkout/back", a.checkoutBack)
-	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
-	app.Get("/checkout/status", a.checkoutStatus)
-	app.Get("/orders", auth.RequireUser, a.ordersPage)
-	app.Get("/orders/lookup", a.lookupPage)
-	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
-	app.Get("/orders/:id", a.orderPage)
-	app.Post("/orders/:id/cancel", a.cancelOrder) // the shopper's own, within the cancel window
 }
 
 // limit counts requests per key in a one-minute window, in our store so the
 // count holds across restarts; onlyFailures leaves successful requests
 // (status below 400) uncounted.
-func (a *App) limit(name string, max int, onlyFailures bool, reached fiber.Handler, key func(*fiber.Ctx) string) fiber.Handler {
+func (a *site) limit(name string, max int, onlyFailures bool, reached fiber.Handler, key func(*fiber.Ctx) string) fiber.Handler {
 	return limiter.New(limiter.Config{
 		Max:                    max,
 		Expiration:             time.Minute,
 		KeyGenerator:           func(c *fiber.Ctx) string { return "limit:" + name + ":" + key(c) },
 		LimitReached:           reached,
 		SkipSuccessfulRequests: onlyFailures,
-		Storage:                a.Storage,
+		Storage:                a.storage,
 	})
 }
 
-func (a *App) tooManyRequests(c *fiber.Ctx) error {
+func (a *site) tooManyRequests(c *fiber.Ctx) error {
 	return fiber.NewError(fiber.StatusTooManyRequests, MsgTooManyRequests)
 }
 

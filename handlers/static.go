@@ -6,7 +6,7 @@ import (
 
 // serveStatic answers asset requests from the current asset set. Names carry
 // a content hash, so a response may be cached for a year.
-func (a *App) serveStatic(c *fiber.Ctx) error {
+func (a *site) serveStatic(c *fiber.Ctx) error {
 	set, err := a.Assets.Current()
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func (a *App) serveStatic(c *fiber.Ctx) error {
 
 // serveFavicon answers browsers that ask for /favicon.ico before reading the
 // page's icon link.
-func (a *App) serveFavicon(c *fiber.Ctx) error {
+func (a *site) serveFavicon(c *fiber.Ctx) error {
 	set, err := a.Assets.Current()
 	if err != nil {
 		return err

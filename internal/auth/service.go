@@ -1,6 +1,6 @@
 // Package auth owns who the shopper is: password hashing, registration and
-// sign-in, guests, password resets, Google sign-in (and goth's state), the
-// server-side sessions and the guards that require a signed-in user.
+// sign-in, guests, password resets, Google sign-in (and goth's state). It
+// knows nothing of HTTP: sessions, cookies and guards are package session's.
 package auth
 
 import (

@@ -1,6 +1,11 @@
-package auth
+// Package session owns the shopper's server-side session in the HTTP layer:
+// the cookie that names it, the middleware that loads the signed-in user
+// from it, the values a visitor keeps in it, and the guards that need a
+// signed-in user. The account rules themselves are package auth's.
+package session
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -25,12 +30,20 @@ const (
 	CookieName = "nocturne_session"
 )
 
-// Sessions keeps sessions server-side, in a fiber.Storage (the database's
-// kv table, so every instance of the shop sees them); the cookie holds only
+// Store is where sessions are kept: the database's kv table, so every
+// instance of the shop sees them. Each call carries the request's context,
+// so a read or write is cancelled with the request it serves.
+type Store interface {
+	GetWithContext(ctx context.Context, key string) ([]byte, error)
+	SetWithContext(ctx context.Context, key string, val []byte, exp time.Duration) error
+	DeleteWithContext(ctx context.Context, key string) error
+}
+
+// Sessions keeps sessions server-side, in a Store; the cookie holds only
 // a random id. A session is created only when a shopper first stores
 // something in it, never by a page view.
 type Sessions struct {
-	storage fiber.Storage
+	storage Store
 	secure  bool
 	users   shop.UserStore
 	now     func() time.Time
@@ -56,8 +69,8 @@ type session struct {
 
 const localsSession = "nocturne.session"
 
-// NewSessions builds the session store on storage.
-func NewSessions(storage fiber.Storage, secure bool, users shop.UserStore, now func() time.Time, log *slog.Logger) *Sessions {
+// New builds the sessions on storage.
+func New(storage Store, secure bool, users shop.UserStore, now func() time.Time, log *slog.Logger) *Sessions {
 	return &Sessions{storage: storage, secure: secure, users: users, now: now, log: log}
 }
 
@@ -70,7 +83,7 @@ func (s *Sessions) load(c *fiber.Ctx) (*session, error) {
 	}
 	sess := &session{}
 	if id := c.Cookies(CookieName); id != "" {
-		raw, err := s.storage.Get(id)
+		raw, err := s.storage.GetWithContext(c.UserContext(), id)
 		if err != nil {
 			return nil, fmt.Errorf("load session: %w", err)
 		}
@@ -97,7 +110,7 @@ func (s *Sessions) save(c *fiber.Ctx, sess *session) error {
 	if err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}
-	if err := s.storage.Set(sess.id, raw, IdleTimeout); err != nil {
+	if err := s.storage.SetWithContext(c.UserContext(), sess.id, raw, IdleTimeout); err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}
 	c.Cookie(&fiber.Cookie{
@@ -117,11 +130,11 @@ func (s *Sessions) save(c *fiber.Ctx, sess *session) error {
 
 // drop deletes the stored session and forgets its id; the data stays in
 // sess for a caller that stores it again under a new id.
-func (s *Sessions) drop(sess *session) error {
+func (s *Sessions) drop(ctx context.Context, sess *session) error {
 	if sess.id == "" {
 		return nil
 	}
-	if err := s.storage.Delete(sess.id); err != nil {
+	if err := s.storage.DeleteWithContext(ctx, sess.id); err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
 	sess.id = ""
@@ -166,7 +179,7 @@ func (s *Sessions) Middleware(c *fiber.Ctx) error {
 
 // destroy ends the session on the server and expires its cookie.
 func (s *Sessions) destroy(c *fiber.Ctx, sess *session) error {
-	if err := s.drop(sess); err != nil {
+	if err := s.drop(c.UserContext(), sess); err != nil {
 		return err
 	}
 	sess.data = sessionData{}
@@ -189,7 +202,7 @@ func (s *Sessions) SignIn(c *fiber.Ctx, u *shop.User) error {
 	if err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
-	if err := s.drop(sess); err != nil {
+	if err := s.drop(c.UserContext(), sess); err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
 	now := s.now().Unix()
@@ -259,7 +272,7 @@ func (s *Sessions) KeepGeneration(c *fiber.Ctx, gen int64) error {
 	if err != nil {
 		return fmt.Errorf("keep session: %w", err)
 	}
-	if err := s.drop(sess); err != nil {
+	if err := s.drop(c.UserContext(), sess); err != nil {
 		return fmt.Errorf("keep session: %w", err)
 	}
 	sess.data.Gen = gen

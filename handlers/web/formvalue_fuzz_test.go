@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // FuzzFormDecoding: whatever body a client sends, as a urlencoded or a
 // multipart form, reading fields never panics or fails the request, and
 // every value a handler gets is valid UTF-8.
-// Longer run: go test ./handlers -run '^$' -fuzz FuzzFormDecoding -fuzztime 5m
+// Longer run: go test ./handlers/web -run '^$' -fuzz FuzzFormDecoding -fuzztime 5m
 func FuzzFormDecoding(f *testing.F) {
 	for _, seed := range []struct {
 		body      string
@@ -33,7 +33,7 @@ func FuzzFormDecoding(f *testing.F) {
 	app := fiber.New(fiber.Config{BodyLimit: 1 << 20})
 	app.Post("/", func(c *fiber.Ctx) error {
 		// Raw bytes, not JSON (which would itself repair invalid UTF-8).
-		return c.SendString(formValue(c, "name") + "\x00" + formValue(c, "email") + "\x00" + formValue(c, "message") + "\x00" + formValue(c, ""))
+		return c.SendString(FormValue(c, "name") + "\x00" + FormValue(c, "email") + "\x00" + FormValue(c, "message") + "\x00" + FormValue(c, ""))
 	})
 	f.Fuzz(func(t *testing.T, body string, isMultipart bool) {
 		var req *http.Request

@@ -1,4 +1,4 @@
-package handlers
+package web
 
 import (
 	"crypto/hmac"
@@ -12,21 +12,23 @@ import (
 
 const flashCookie = "nocturne_flash"
 
-// flasher carries a one-time message across a POST-redirect-GET in a signed
+// Flasher carries a one-time message across a POST-redirect-GET in a signed
 // cookie: it needs no server state, works without JavaScript, and a forged
 // cookie is ignored.
-type flasher struct {
+type Flasher struct {
 	key    []byte
 	secure bool
 }
 
-func newFlasher(secret []byte, secure bool) *flasher {
+// NewFlasher signs flash cookies with a key derived from secret; secure
+// marks them Secure.
+func NewFlasher(secret []byte, secure bool) *Flasher {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte("nocturne flash v1"))
-	return &flasher{key: m.Sum(nil), secure: secure}
+	return &Flasher{key: m.Sum(nil), secure: secure}
 }
 
-func (f *flasher) sign(msg string) string {
+func (f *Flasher) sign(msg string) string {
 	m := hmac.New(sha256.New, f.key)
 	m.Write([]byte(msg))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
@@ -39,9 +41,9 @@ const (
 )
 
 // set stores msg for the next page the browser loads.
-func (f *flasher) set(c *fiber.Ctx, msg string) { f.setKind(c, flashOK, msg) }
+func (f *Flasher) set(c *fiber.Ctx, msg string) { f.setKind(c, flashOK, msg) }
 
-func (f *flasher) setKind(c *fiber.Ctx, kind, msg string) {
+func (f *Flasher) setKind(c *fiber.Ctx, kind, msg string) {
 	v := base64.RawURLEncoding.EncodeToString([]byte(kind + msg))
 	c.Cookie(&fiber.Cookie{
 		Name: flashCookie, Value: v + "." + f.sign(v), Path: "/",
@@ -52,7 +54,7 @@ func (f *flasher) setKind(c *fiber.Ctx, kind, msg string) {
 
 // take returns the pending message, if any, whether it reports a problem,
 // and clears it.
-func (f *flasher) take(c *fiber.Ctx) (string, bool) {
+func (f *Flasher) take(c *fiber.Ctx) (string, bool) {
 	raw := c.Cookies(flashCookie)
 	if raw == "" {
 		return "", false
@@ -73,16 +75,16 @@ func (f *flasher) take(c *fiber.Ctx) (string, bool) {
 	return strings.TrimPrefix(msg, flashOK), false
 }
 
-// redirectWithFlash answers a successful POST: 303 See Other to a GET page
+// RedirectWithFlash answers a successful POST: 303 See Other to a GET page
 // that shows msg once.
-func (a *App) redirectWithFlash(c *fiber.Ctx, to, msg string) error {
-	a.flash.set(c, msg)
+func (p *Pages) RedirectWithFlash(c *fiber.Ctx, to, msg string) error {
+	p.Flash.set(c, msg)
 	return c.Redirect(to, fiber.StatusSeeOther)
 }
 
-// redirectWithError answers a rejected POST whose page cannot re-render the
+// RedirectWithError answers a rejected POST whose page cannot re-render the
 // form (a card's button): back to the page, with the reason.
-func (a *App) redirectWithError(c *fiber.Ctx, to, msg string) error {
-	a.flash.setKind(c, flashError, msg)
+func (p *Pages) RedirectWithError(c *fiber.Ctx, to, msg string) error {
+	p.Flash.setKind(c, flashError, msg)
 	return c.Redirect(to, fiber.StatusSeeOther)
 }
