@@ -33,41 +33,15 @@ func (db *DB) products(ctx context.Context, what, q string, args ...any) ([]shop
 	return out, nil
 }
 
-// where builds the WHERE clause shared by listing and counting, with
-// placeholders numbered from $1.
-func where(f shop.ProductFilter) (string, []any) {
-	conds := []string{"NOT p.hidden"} // taken off the shop by staff
-	var args []any
-	add := func(cond string, arg any) {
-		args = append(args, arg)
-		conds = append(conds, fmt.Sprintf(cond, len(args)))
-	}
-	switch f.Category {
-	case "":
-	case shop.FeaturedCategory:
-		conds = append(conds, "p.featured")
-	default:
-		add("p.category = $%d", f.Category)
-	}
-	if f.MinPrice > 0 {
-		add("p.price_cents >= $%d", f.MinPrice)
-	}
-	if f.MaxPrice > 0 {
-		add("p.price_cents <= $%d", f.MaxPrice)
-	}
-	if f.MinRating > 0 {
-		add("p.rating >= $%d", f.MinRating)
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
 // Search answers listings and searches in one statement: the filters,
 // the full-text match on the products_search GIN index, the order and the
 // page, with the total counted by a second statement on the same
 // condition. Ranking is ts_rank summed per word (title A, category B,
 // description C), the product id breaking ties.
 func (db *DB) Search(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	w, args := where(f)
+	// The filters are the shared store's, numbered from $1.
+	w, args := db.ListingWhere(f)
+	w = db.Rebind(w)
 	order := " ORDER BY p.price_cents, p.id"
 	if f.Sort == shop.SortPriceDesc {
 		order = " ORDER BY p.price_cents DESC, p.id DESC"

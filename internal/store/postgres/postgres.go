@@ -28,7 +28,7 @@ import (
 // LEAST, ILIKE, transactions retried on serialization failures and
 // deadlocks, and transaction-level advisory locks where rows that do not
 // exist yet must be claimed one writer at a time.
-var dialect = sqlstore.Dialect{Numbered: true, ErrorCode: errorCode, Unavailable: Unavailable, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE", Bytewise: ` COLLATE "C"`}
+var dialect = sqlstore.Dialect{Numbered: true, ErrorCode: errorCode, Unavailable: Unavailable, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE", True: "TRUE", Bytewise: ` COLLATE "C"`}
 
 // lockSQL takes the transaction-level advisory lock named key.
 func lockSQL(ctx context.Context, tx *sql.Tx, key string) error {
@@ -40,6 +40,11 @@ func lockSQL(ctx context.Context, tx *sql.Tx, key string) error {
 
 //go:embed migrations/*.sql
 var migrations embed.FS
+
+// DB makes every store of package shop: they are written once, in package
+// sqlstore, and promoted through the embedded *sqlstore.Store; this package
+// adds what its database does its own way.
+var _ sqlstore.Stores = (*DB)(nil)
 
 // DB is the PostgreSQL-backed store.
 type DB struct {
@@ -81,10 +86,6 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
 	// Instances waiting for another's migrations look again every second.
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 600))
 	if err != nil {
@@ -92,14 +93,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	sqldb := stdlib.OpenDBFromPool(db.pool)
 	defer sqldb.Close()
-	p, err := goose.NewProvider(goose.DialectPostgres, sqldb, sub, goose.WithSessionLocker(locker))
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("apply migrations: %w", err)
-	}
-	return nil
+	return sqlstore.Migrate(ctx, sqldb, goose.DialectPostgres, migrations, goose.WithSessionLocker(locker))
 }
 
 // Pool is the connection pool (db copy and tests).

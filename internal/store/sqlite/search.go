@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -484,7 +483,7 @@ func (db *DB) WarmSearch(ctx context.Context) error {
 
 // list answers a filter without a Query.
 func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	w, args := where(f)
+	w, args := db.ListingWhere(f)
 	var page shop.ProductPage
 	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("count products: %w", err)
@@ -497,31 +496,4 @@ func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage,
 	page.Products, err = db.Products(ctx, "list products", `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
 		append(args, max(f.PageSize, 0), max(f.Offset(), 0))...)
 	return page, err
-}
-
-// where builds the WHERE clause of a listing.
-func where(f shop.ProductFilter) (string, []any) {
-	conds := []string{"p.hidden = 0"} // taken off the shop by staff
-	var args []any
-	switch f.Category {
-	case "":
-	case shop.FeaturedCategory:
-		conds = append(conds, "p.featured = 1")
-	default:
-		conds = append(conds, "p.category = ?")
-		args = append(args, f.Category)
-	}
-	if f.MinPrice > 0 {
-		conds = append(conds, "p.price_cents >= ?")
-		args = append(args, f.MinPrice)
-	}
-	if f.MaxPrice > 0 {
-		conds = append(conds, "p.price_cents <= ?")
-		args = append(args, f.MaxPrice)
-	}
-	if f.MinRating > 0 {
-		conds = append(conds, "p.rating >= ?")
-		args = append(args, f.MinRating)
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
 }

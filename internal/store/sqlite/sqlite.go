@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,7 +23,7 @@ import (
 // dialect is SQLite's part of the shared store: ? placeholders, MIN of
 // two values, LIKE that ignores ASCII case, and no locks (a transaction
 // that writes begins IMMEDIATE, so writers already run one at a time).
-var dialect = sqlstore.Dialect{ErrorCode: errorCode, Unavailable: Unavailable, Least: "MIN", ILike: "LIKE"}
+var dialect = sqlstore.Dialect{ErrorCode: errorCode, Unavailable: Unavailable, Least: "MIN", ILike: "LIKE", True: "1"}
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -33,6 +32,11 @@ var migrations embed.FS
 // (WAL lets them run beside the one writer), few enough to keep each
 // connection's prepared statements warm.
 const maxConns = 8
+
+// DB makes every store of package shop: they are written once, in package
+// sqlstore, and promoted through the embedded *sqlstore.Store; this package
+// adds what its database does its own way.
+var _ sqlstore.Stores = (*DB)(nil)
 
 // DB is the SQLite-backed store.
 type DB struct {
@@ -108,18 +112,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.SQL(), sub)
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("apply migrations: %w", err)
-	}
-	return nil
+	return sqlstore.Migrate(ctx, db.SQL(), goose.DialectSQLite3, migrations)
 }
 
 // Ping checks that the database answers a query, from the file its path

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -17,6 +18,36 @@ func (s *Store) Product(ctx context.Context, id string) (*shop.Product, error) {
 		return nil, s.FormatError(err, "product "+id, nil)
 	}
 	return &p, nil
+}
+
+// ListingWhere is the WHERE clause of a listing or search for f's
+// filters, with ? placeholders and their arguments: products on sale (not
+// taken off the shop by staff), in f's category (or featured), price range
+// and minimum rating.
+func (s *Store) ListingWhere(f shop.ProductFilter) (string, []any) {
+	conds := []string{"NOT p.hidden"}
+	var args []any
+	switch f.Category {
+	case "":
+	case shop.FeaturedCategory:
+		conds = append(conds, "p.featured = "+s.d.True)
+	default:
+		conds = append(conds, "p.category = ?")
+		args = append(args, f.Category)
+	}
+	if f.MinPrice > 0 {
+		conds = append(conds, "p.price_cents >= ?")
+		args = append(args, f.MinPrice)
+	}
+	if f.MaxPrice > 0 {
+		conds = append(conds, "p.price_cents <= ?")
+		args = append(args, f.MaxPrice)
+	}
+	if f.MinRating > 0 {
+		conds = append(conds, "p.rating >= ?")
+		args = append(args, f.MinRating)
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
 // Categories lists the category names, alphabetically by their bytes.

@@ -13,11 +13,14 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pressly/goose/v3"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -70,6 +73,10 @@ type Dialect struct {
 	Least string
 	// ILike is the case-insensitive LIKE operator.
 	ILike string
+	// True is the literal true as the schema's partial indexes spell it
+	// (SQLite's planner matches "featured = 1" to an index on that
+	// condition, not "featured = TRUE").
+	True string
 	// Bytewise follows an ORDER BY to sort text by its bytes, as Go does
 	// ("" where that is the default, as on SQLite).
 	Bytewise string
@@ -292,4 +299,21 @@ type Stores interface {
 	shop.InboxStore
 	shop.ProductAdminStore
 	shop.DashboardStore
+}
+
+// Migrate applies every migration in fsys's migrations folder that db has
+// not had yet, with goose in the database's dialect.
+func Migrate(ctx context.Context, db *sql.DB, dialect goose.Dialect, fsys fs.FS, opts ...goose.ProviderOption) error {
+	sub, err := fs.Sub(fsys, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	p, err := goose.NewProvider(dialect, db, sub, opts...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
 }

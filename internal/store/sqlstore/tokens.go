@@ -22,9 +22,7 @@ const (
 
 // CreatePasswordReset stores a reset token's hash.
 func (s *Store) CreatePasswordReset(ctx context.Context, userID, tokenHash string, expires time.Time) error {
-	_, err := s.Exec(ctx, `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
-		tokenHash, userID, expires.Unix())
-	return s.FormatError(err, "insert password reset", Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
+	return s.createToken(ctx, resetTokens, userID, tokenHash, expires)
 }
 
 // ConsumePasswordReset uses a token once.
@@ -51,9 +49,7 @@ func (s *Store) PasswordResetUsable(ctx context.Context, tokenHash string) (bool
 
 // CreateSignInLink stores a sign-in link's hash.
 func (s *Store) CreateSignInLink(ctx context.Context, userID, tokenHash string, expires time.Time) error {
-	_, err := s.Exec(ctx, `INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
-		tokenHash, userID, expires.Unix())
-	return s.FormatError(err, "insert sign-in link", Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
+	return s.createToken(ctx, signInTokens, userID, tokenHash, expires)
 }
 
 // ConsumeSignInLink uses a link once.
@@ -94,6 +90,14 @@ func (s *Store) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) 
 // user used.
 func (s *Store) RevokeEmailConfirmations(ctx context.Context, userID string) error {
 	return s.revokeTokens(ctx, confirmTokens, userID)
+}
+
+// createToken stores a token's hash in table; a user that is gone is an
+// ENOTFOUND.
+func (s *Store) createToken(ctx context.Context, table, userID, tokenHash string, expires time.Time) error {
+	_, err := s.Exec(ctx, `INSERT INTO `+table+` (token_hash, user_id, expires_at) VALUES (?, ?, ?)`,
+		tokenHash, userID, expires.Unix())
+	return s.FormatError(err, "insert into "+table, Messages{shop.ENOTFOUND: shop.MsgUserNotFound})
 }
 
 // consumeToken marks an unused, unexpired token of table used and returns
