@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -42,32 +43,102 @@ var (
 	templateErr  error
 )
 
-// NewDatabase creates an empty, migrated database with a random name,
-// dropped when tb ends, and returns its URL. It copies a migrated template
-// database named after the schema (postgres.SchemaHash), which the first
-// run after a migration change creates and later runs reuse, so a test
-// binary that is killed leaves nothing behind but that one template.
+// NewDatabase returns the URL of an empty, migrated database that tb has
+// to itself until it ends. Creating a database costs PostgreSQL a copy of
+// the template and a checkpoint's worth of writes, most of a small test's
+// time, so the databases are a pool kept across runs: each is cloned once
+// from the migrated template (named after the schema, postgres.SchemaHash),
+// taken by one test at a time under a session-level advisory lock (test
+// binaries run in parallel), and emptied when taken: every row deleted,
+// the rows the migrations seeded put back, sequences restarted, and
+// database-level settings a test made (a read-only default) reset.
 func NewDatabase(tb testing.TB) string {
 	tb.Helper()
 	server := ServerURL(tb)
 	ctx := context.Background()
 	templateOnce.Do(func() {
-		templateName = "nocturne_tmpl_" + postgres.SchemaHash()
+		templateName = templatePrefix + postgres.SchemaHash()
 		templateErr = ensureTemplate(ctx, server, templateName)
 	})
 	if templateErr != nil {
 		tb.Fatalf("pgtest: %v", templateErr)
 	}
-	name := "nocturne_test_" + shop.RandomHex(6)
-	if err := exec(ctx, server, `CREATE DATABASE `+name+` TEMPLATE `+templateName); err != nil {
-		tb.Fatalf("pgtest: create database: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := exec(context.Background(), server, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil {
-			tb.Errorf("pgtest: drop database %s: %v", name, err)
+	for slot := 0; slot < maxPool; slot++ {
+		hold, err := pgx.Connect(ctx, server)
+		if err != nil {
+			tb.Fatalf("pgtest: %v", err)
 		}
-	})
-	return WithDatabase(server, name)
+		var mine bool
+		if err := hold.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, templateName+"/"+strconv.Itoa(slot)).Scan(&mine); err != nil || !mine {
+			hold.Close(ctx)
+			continue
+		}
+		name := poolPrefix + strings.TrimPrefix(templateName, templatePrefix) + "_" + strconv.Itoa(slot)
+		if err := takePooled(ctx, server, hold, name); err != nil {
+			hold.Close(ctx)
+			tb.Fatalf("pgtest: %v", err)
+		}
+		tb.Cleanup(func() { hold.Close(context.Background()) }) // releases the slot
+		return WithDatabase(server, name)
+	}
+	tb.Fatalf("pgtest: all %d pooled databases are taken", maxPool)
+	return ""
+}
+
+// Name prefixes of the template and the pooled databases; the number says
+// how they are made (a template carries its seeds in a pgtest schema).
+const (
+	templatePrefix = "nocturne_t2_"
+	poolPrefix     = "nocturne_p2_"
+)
+
+// maxPool bounds the pooled databases: more than tests ever run at once.
+const maxPool = 64
+
+// takePooled makes the pooled database name (cloned from the template if
+// it does not exist yet) empty for the test holding its slot through hold.
+func takePooled(ctx context.Context, server string, hold *pgx.Conn, name string) error {
+	var exists bool
+	if err := hold.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		if _, err := hold.Exec(ctx, `CREATE DATABASE `+name+` TEMPLATE `+templateName); err != nil {
+			return fmt.Errorf("create pooled database: %w", err)
+		}
+		return nil // a fresh clone is empty already
+	}
+	// A connection the last test left open could hold locks the reset
+	// would wait for.
+	if _, err := hold.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name); err != nil {
+		return fmt.Errorf("pooled database %s: %w", name, err)
+	}
+	if _, err := hold.Exec(ctx, `ALTER DATABASE `+name+` RESET ALL`); err != nil {
+		return fmt.Errorf("pooled database %s: %w", name, err)
+	}
+	conn, err := pgx.Connect(ctx, WithDatabase(server, name))
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `DO $$
+DECLARE t record;
+BEGIN
+	SET LOCAL session_replication_role = replica; -- no foreign-key checks while emptying
+	FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'goose_db_version' LOOP
+		EXECUTE format('DELETE FROM public.%I', t.tablename);
+	END LOOP;
+	FOR t IN SELECT tbl, rows FROM pgtest.seeds LOOP
+		EXECUTE format('INSERT INTO public.%I SELECT * FROM json_populate_recordset(NULL::public.%I, $1)', t.tbl, t.tbl) USING t.rows;
+	END LOOP;
+	FOR t IN SELECT sequencename FROM pg_sequences WHERE schemaname = 'public' LOOP
+		EXECUTE format('ALTER SEQUENCE public.%I RESTART', t.sequencename);
+	END LOOP;
+END $$`)
+	if err != nil {
+		return fmt.Errorf("empty pooled database %s: %w", name, err)
+	}
+	return nil
 }
 
 // EmptyDatabase creates a database with no tables at all (db copy and
@@ -115,11 +186,39 @@ func ensureTemplate(ctx context.Context, server, name string) error {
 		return fmt.Errorf("migrate template: %w", err)
 	}
 	db.Close()
+	if err := recordSeeds(ctx, WithDatabase(server, scratch)); err != nil {
+		_ = exec(ctx, server, `DROP DATABASE IF EXISTS `+scratch+` WITH (FORCE)`)
+		return fmt.Errorf("template seeds: %w", err)
+	}
 	if err := exec(ctx, server, `ALTER DATABASE `+scratch+` RENAME TO `+name); err != nil {
 		// Another test binary made it meanwhile.
 		_ = exec(ctx, server, `DROP DATABASE IF EXISTS `+scratch+` WITH (FORCE)`)
 	}
 	return nil
+}
+
+// recordSeeds keeps, in the template's own pgtest schema, the rows the
+// migrations put in their tables, so a pooled database can be emptied back
+// to them.
+func recordSeeds(ctx context.Context, url string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE SCHEMA pgtest;
+CREATE TABLE pgtest.seeds (tbl text PRIMARY KEY, rows json NOT NULL);
+DO $$
+DECLARE t record; r json;
+BEGIN
+	FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'goose_db_version' LOOP
+		EXECUTE format('SELECT json_agg(x) FROM public.%I x', t.tablename) INTO r;
+		IF r IS NOT NULL THEN
+			INSERT INTO pgtest.seeds VALUES (t.tablename, r);
+		END IF;
+	END LOOP;
+END $$`)
+	return err
 }
 
 // WithDatabase returns server's URL with its database replaced by name.
