@@ -59,14 +59,27 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// handedOut holds the ports freePort gave: the kernel may offer a port
+// again once its probe is closed, before the child that was given it has
+// bound it, and two servers of parallel tests on one port would answer
+// each other's requests.
+var handedOut sync.Map
+
+// freePort returns a loopback port nothing listens on and no other test
+// of this process was given.
 func freePort(t *testing.T) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		if _, taken := handedOut.LoadOrStore(port, true); !taken {
+			return port
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // startServer runs the shop in a child process on dir's database and
