@@ -82,6 +82,12 @@ func freePort(t *testing.T) int {
 	}
 }
 
+// restartEnv starts a server after a crash or cut-off payment: its own
+// payments are instant and it sweeps every second (half its lease), so it
+// resolves the pending order soon after the lease the first process wrote
+// runs out.
+var restartEnv = []string{"PAYMENT_DELAY=0s", "PAYMENT_TIMEOUT=1s"}
+
 // startServer runs the shop in a child process on dir's database and
 // waits until it answers.
 func startServer(t *testing.T, dir string, env ...string) *server {
@@ -244,7 +250,9 @@ func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
 	_ = srv.cmd.Process.Signal(syscall.SIGKILL)
 	<-srv.done
 
-	srv = startServer(t, dir, env...)
+	// The next start sweeps every second (its own payments take no time);
+	// the lease it waits out is the one the killed process wrote.
+	srv = startServer(t, dir, restartEnv...)
 	sh.base = srv.base
 	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
 	if got := orderStates(t, dir); got["processing"] != 0 {
@@ -391,6 +399,6 @@ func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
 	if !strings.Contains(srv.logs.String(), "payments still under way") {
 		t.Errorf("no warning about the payment cut by the grace:\n%s", srv.logs)
 	}
-	startServer(t, dir, env...)
+	startServer(t, dir, restartEnv...)
 	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
 }

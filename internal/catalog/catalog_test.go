@@ -32,6 +32,7 @@ func MustOpenDB(tb testing.TB) *sqlite.DB {
 }
 
 func TestParseFilter(t *testing.T) {
+	t.Parallel()
 	cats := []string{"electronics", "fashion", "home", "jewelery"}
 	tests := []struct {
 		name  string
@@ -77,6 +78,7 @@ func TestParseFilter(t *testing.T) {
 }
 
 func TestParse_SkipsMalformedItems(t *testing.T) {
+	t.Parallel()
 	doc := `[
 		{"id": 1, "title": "Good", "price": 9.99, "description": "d", "category": "Home", "image": "https://img.example/1.png", "rating": {"rate": 4.1, "count": 3}},
 		{"id": 2, "title": "", "price": 5, "category": "home"},
@@ -111,6 +113,7 @@ func TestParse_SkipsMalformedItems(t *testing.T) {
 }
 
 func TestParse_NotAnArray(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []string{`[{"id": 1, "title": "cut`, `<html>502 Bad Gateway</html>`, `{"products": []}`, ``} {
 		if _, err := catalog.Parse(strings.NewReader(doc), "", quiet); err == nil {
 			t.Errorf("accepted %q", doc)
@@ -119,6 +122,7 @@ func TestParse_NotAnArray(t *testing.T) {
 }
 
 func TestLoadBuiltin(t *testing.T) {
+	t.Parallel()
 	db := MustOpenDB(t)
 	svc := catalog.NewService(db, quiet)
 	ctx := context.Background()
@@ -235,6 +239,7 @@ func (g giveUpOnArrival) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestSync(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	fs := &fakeStore{arrived: make(chan struct{})}
 	fs.mode.Store("ok")
@@ -295,6 +300,7 @@ func TestSync(t *testing.T) {
 }
 
 func TestSync_RemovesVanishedProducts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	body := fakeProducts
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -330,6 +336,7 @@ func TestSync_RemovesVanishedProducts(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
+	t.Parallel()
 	db := MustOpenDB(t)
 	svc := catalog.NewService(db, quiet)
 	ctx := context.Background()

@@ -33,6 +33,7 @@ func catalogueJSON(imageURLs ...string) string {
 // An import fetches each product's photo, counts the ones that failed, and
 // a later import fetches only those again.
 func TestImportFile_FetchesImages(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	imgs := imagestest.NewServer(t, map[string]imagestest.File{
@@ -74,6 +75,7 @@ func TestImportFile_FetchesImages(t *testing.T) {
 // The CATALOG_URL sync fetches photos the same way and retries failures on
 // its next run.
 func TestSync_FetchesImagesAndRetries(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	var srv *imagestest.Server
@@ -108,6 +110,7 @@ func TestSync_FetchesImagesAndRetries(t *testing.T) {
 // Another instance that reloaded while the photos were still being fetched
 // learns of them: storing photos bumps the catalogue version it watches.
 func TestSyncImages_BumpsCatalogueVersion(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	imgs := imagestest.NewServer(t, map[string]imagestest.File{

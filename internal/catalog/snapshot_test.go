@@ -15,6 +15,7 @@ import (
 // Listings served from memory are exactly the store's SQL listings: same
 // products, same order (ties broken by id), same counts, every page.
 func TestList_FromMemoryMatchesTheStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	r := rand.New(rand.NewPCG(1, 2))
@@ -77,6 +78,7 @@ func TestList_FromMemoryMatchesTheStore(t *testing.T) {
 // instance) reaches a running server's memory through the catalogue
 // version, without a restart.
 func TestWatch_ReloadsAnotherProcesssImport(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	db := MustOpenDB(t)

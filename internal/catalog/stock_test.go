@@ -11,6 +11,7 @@ import (
 // Cards (listings from memory) catch up with stock taken by orders at the
 // next refresh, without a reload of the catalogue.
 func TestList_StockRefreshedWithoutReload(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	if err := db.ReplaceCatalog(ctx, "test", []string{"home"}, []shop.Product{{ID: "p1", Title: "Lamp", Category: "home", Price: 100, Stock: 3}}); err != nil {

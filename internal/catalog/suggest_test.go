@@ -21,6 +21,7 @@ func builtinService(t *testing.T) *catalog.Service {
 // words of the landing page's copy find products: a shopper who types what
 // the shop shows them must not get an empty page.
 func TestSearch_CategoryNamesAndVariants(t *testing.T) {
+	t.Parallel()
 	svc := builtinService(t)
 	ctx := context.Background()
 	count := func(q string) int {
@@ -55,6 +56,7 @@ func TestSearch_CategoryNamesAndVariants(t *testing.T) {
 }
 
 func TestSuggest_ShopperDistances(t *testing.T) {
+	t.Parallel()
 	svc := builtinService(t)
 	tests := []struct{ q, want string }{
 		{"hedphones", "headphones"},

@@ -63,6 +63,7 @@ func sources(t *testing.T) map[string]imagestest.File {
 }
 
 func TestSync(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	srv := imagestest.NewServer(t, sources(t))
@@ -160,6 +161,7 @@ func TestSync(t *testing.T) {
 }
 
 func TestSyncAgainSkipsUnchangedAndRetriesFailures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	files := sources(t)
@@ -199,6 +201,7 @@ func TestSyncAgainSkipsUnchangedAndRetriesFailures(t *testing.T) {
 }
 
 func TestFetcherRefusesPrivateAddresses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	srv := imagestest.NewServer(t, sources(t))
@@ -225,6 +228,7 @@ func TestFetcherRefusesPrivateAddresses(t *testing.T) {
 // answers, so the outcome is the same however busy the machine is; the
 // short timeout only keeps the test quick.
 func TestSync_GivesUpOnASilentSource(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	srv := imagestest.NewServer(t, map[string]imagestest.File{
@@ -255,6 +259,7 @@ func TestSync_GivesUpOnASilentSource(t *testing.T) {
 // run fetches it again. The test ends the context itself once the source
 // has the request, so no clock is involved.
 func TestSync_StopsWhenCancelled(t *testing.T) {
+	t.Parallel()
 	db := openDB(t)
 	arrived := make(chan struct{})
 	srv := imagestest.NewServer(t, map[string]imagestest.File{
@@ -281,6 +286,7 @@ func TestSync_StopsWhenCancelled(t *testing.T) {
 }
 
 func TestPublicAddr(t *testing.T) {
+	t.Parallel()
 	for addr, want := range map[string]bool{
 		"93.184.216.34": true, "2606:4700::1111": true,
 		"127.0.0.1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false,
@@ -299,6 +305,7 @@ func TestPublicAddr(t *testing.T) {
 }
 
 func TestBlockedErrorWraps(t *testing.T) {
+	t.Parallel()
 	f := images.NewFetcher(false, images.DefaultTimeout)
 	_, err := f.Client.Get("http://127.0.0.1:1/")
 	if !errors.Is(err, images.ErrBlockedAddress) {
@@ -307,6 +314,7 @@ func TestBlockedErrorWraps(t *testing.T) {
 }
 
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://img.example/a.jpg":                    "https://img.example/a.jpg",
 		"https://user:secret@img.example/a.jpg":        "https://user:xxxxx@img.example/a.jpg",

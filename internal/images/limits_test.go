@@ -15,6 +15,7 @@ import (
 // A photo over the pixel limit is refused from its header, before it takes
 // a processing slot or a byte is decoded, with a message staff can act on.
 func TestUpload_RefusesTooManyPixelsBeforeDecoding(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc := &images.Service{Store: openDB(t), Log: quiet, MaxPixels: 1_000_000}
 	images.SetHook(svc, func(context.Context) { t.Error("a photo over the limit was decoded") })
@@ -42,6 +43,7 @@ func TestUpload_RefusesTooManyPixelsBeforeDecoding(t *testing.T) {
 
 // A 24-megapixel photo is within the default limit.
 func TestUpload_Accepts24Megapixels(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("decodes and scales a 24-megapixel photo")
 	}
@@ -61,6 +63,7 @@ func TestUpload_Accepts24Megapixels(t *testing.T) {
 // At most Processors photos are decoded and encoded at once; one more
 // waits for a slot, and gives up when its context ends.
 func TestService_ProcessorsBound(t *testing.T) {
+	t.Parallel()
 	const n = 2
 	svc := &images.Service{Store: openDB(t), Log: quiet, Processors: n}
 	var running, most atomic.Int32

@@ -49,6 +49,7 @@ func cornerJPEG(t *testing.T) []byte {
 }
 
 func TestProcess_TurnsPhotosUpright(t *testing.T) {
+	t.Parallel()
 	src := cornerJPEG(t)
 	for _, tc := range []struct {
 		orientation   uint16

@@ -17,6 +17,7 @@ import (
 // Catmull-Rom onto white (what the shop used before), from every kind of
 // image the decoders return, so photos look as they did.
 func TestScaleAllMatchesXDraw(t *testing.T) {
+	t.Parallel()
 	photo := imagestest.Photo(301, 207)
 	nrgba := image.NewNRGBA(photo.Bounds())
 	gray := image.NewGray(photo.Bounds())

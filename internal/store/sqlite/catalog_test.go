@@ -30,6 +30,7 @@ func searchCatalog(t *testing.T) *DB {
 // (search shares their hits), and words that match differently must not
 // share a key.
 func TestWordKey(t *testing.T) {
+	t.Parallel()
 	db := searchCatalog(t)
 	ctx := context.Background()
 	tests := []struct {
@@ -71,6 +72,7 @@ func TestWordKey(t *testing.T) {
 // bm25 over several words is the sum of its scores for each word: search
 // builds multi-word results from single-word hits on this.
 func TestSearchHits_ScoresAddUp(t *testing.T) {
+	t.Parallel()
 	db := searchCatalog(t)
 	ctx := context.Background()
 	score := func(words ...string) map[int64]float64 {
@@ -103,6 +105,7 @@ func TestSearchHits_ScoresAddUp(t *testing.T) {
 }
 
 func TestFrequentTerms(t *testing.T) {
+	t.Parallel()
 	db := searchCatalog(t)
 	got, err := db.frequentTerms(context.Background(), 3, 10)
 	if err != nil {

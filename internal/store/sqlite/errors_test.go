@@ -12,6 +12,7 @@ import (
 // becomes its shop code with the caller's message, and one the caller did
 // not expect stays internal (no message of it reaches a shopper).
 func TestFormatError(t *testing.T) {
+	t.Parallel()
 	db := openTestDB(t)
 	ctx := context.Background()
 	if _, err := db.SQL().ExecContext(ctx, `CREATE TABLE fe_parent (id TEXT PRIMARY KEY);

@@ -13,6 +13,7 @@ import (
 // start unverified, accounts linked to Google are verified, and staff keep
 // their role.
 func TestMigration_EmailVerified(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, filepath.Join(t.TempDir(), "shop.db"))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // A reset token is usable until it is used or expires; asking changes
 // nothing (the reset page asks on every GET).
 func TestPasswordResetUsable(t *testing.T) {
+	t.Parallel()
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)

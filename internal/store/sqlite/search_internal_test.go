@@ -12,6 +12,7 @@ import (
 // firstK must give exactly the first k of a full sort, with the heap (k
 // small) and without it, ties included.
 func TestFirstK(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 2, 7, 100, 5000} {
 		for _, k := range []int{1, 3, 12, n / 5, n} {
@@ -38,6 +39,7 @@ func TestFirstK(t *testing.T) {
 }
 
 func TestIntersect(t *testing.T) {
+	t.Parallel()
 	h := func(pairs ...float64) []searchHit {
 		var out []searchHit
 		for i := 0; i < len(pairs); i += 2 {

@@ -112,6 +112,7 @@ func listAll(t *testing.T, svc *DB, f shop.ProductFilter) (ids []string, total i
 // A search of several words is composed from each word's kept hits; a
 // shopper must get the ranking FTS5 gives the whole query, on every page.
 func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
+	t.Parallel()
 	store, _ := searchFixture(t)
 	svc := store
 	for _, q := range []string{
@@ -151,6 +152,7 @@ func TestSearch_ComposedRankingIsTheStoreRanking(t *testing.T) {
 // Filters and price orders apply to search results, the count is of all
 // filtered matches, and every page holds the right slice.
 func TestSearch_FiltersSortsAndPages(t *testing.T) {
+	t.Parallel()
 	store, facets := searchFixture(t)
 	svc := store
 	for _, f := range []shop.ProductFilter{
@@ -200,6 +202,7 @@ func TestSearch_FiltersSortsAndPages(t *testing.T) {
 // Kept hits belong to one catalogue: after an import, search finds the new
 // products and no longer the removed ones, with no call but the import.
 func TestSearch_FollowsTheCatalogue(t *testing.T) {
+	t.Parallel()
 	db := openTestDB(t)
 	ctx := context.Background()
 	svc := db
@@ -236,6 +239,7 @@ func TestSearch_FollowsTheCatalogue(t *testing.T) {
 // Searches running while the caches are dropped and rebuilt (an import)
 // all get the full answer.
 func TestSearch_WhileWarming(t *testing.T) {
+	t.Parallel()
 	store, _ := searchFixture(t)
 	svc := store
 	want, _ := storeRanking(t, store, "walnut lamp")
@@ -281,6 +285,7 @@ func TestSearch_WhileWarming(t *testing.T) {
 // prefix it would match a large part of the catalogue in no useful order);
 // from three characters on, a word is a prefix again.
 func TestSearch_ShortWordsAreWholeWords(t *testing.T) {
+	t.Parallel()
 	svc, _ := searchFixture(t)
 	number := func(title string) string { return title[strings.LastIndex(title, " ")+1:] }
 	for _, tt := range []struct {

@@ -27,6 +27,7 @@ func MustOpenDB(tb testing.TB) *sqlite.DB {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, storetest.Backend{
 		Open: func(tb testing.TB, now func() time.Time) (storetest.Store, storetest.KV) {
 			db := MustOpenDB(tb)
@@ -76,6 +77,7 @@ func fillDisk(tb testing.TB, db *sqlite.DB) {
 // A full database (SQLITE_FULL) is a shop error of code unavailable, not
 // an internal one, through FormatError.
 func TestFormatError_Full(t *testing.T) {
+	t.Parallel()
 	db := MustOpenDB(t)
 	fillDisk(t, db)
 	err := db.Heartbeat(context.Background(), time.Now())
@@ -88,6 +90,7 @@ func TestFormatError_Full(t *testing.T) {
 // would go into a file nobody will open again, so Ping and the heartbeat
 // fail.
 func TestPing_FileGone(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name string
@@ -125,6 +128,7 @@ func TestPing_FileGone(t *testing.T) {
 }
 
 func TestOpen_MigratesOnceAndReopens(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	for i := 0; i < 2; i++ {
 		db, err := sqlite.Open(context.Background(), path)
@@ -139,6 +143,7 @@ func TestOpen_MigratesOnceAndReopens(t *testing.T) {
 }
 
 func TestOpen_WAL(t *testing.T) {
+	t.Parallel()
 	db := MustOpenDB(t)
 	mode, err := db.JournalMode(context.Background())
 	if err != nil {
@@ -153,6 +158,7 @@ func TestOpen_WAL(t *testing.T) {
 // reads it) and touches no row of the shop's; on a closed database it
 // fails.
 func TestHeartbeat(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "beat.db")
 	db, err := sqlite.Open(ctx, path)

@@ -10,6 +10,7 @@ import (
 // Throttle counters count every hit, also concurrent ones, and a hit after
 // the window ends starts a new window.
 func TestThrottle_HitsAndWindows(t *testing.T) {
+	t.Parallel()
 	db := MustOpenDB(t)
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
