@@ -77,7 +77,14 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
-	db := &DB{Store: sqlstore.New(stdlib.OpenDBFromPool(pool), dialect, time.Now), pool: pool}
+	// database/sql keeps two idle connections by default and closes the
+	// rest after each burst; every new one then prepares each statement
+	// again (a round trip each). Keeping as many as the pool holds keeps
+	// them prepared.
+	sqldb := stdlib.OpenDBFromPool(pool)
+	sqldb.SetMaxOpenConns(int(pool.Config().MaxConns))
+	sqldb.SetMaxIdleConns(int(pool.Config().MaxConns))
+	db := &DB{Store: sqlstore.New(sqldb, dialect, time.Now), pool: pool}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
