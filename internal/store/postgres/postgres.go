@@ -28,7 +28,7 @@ import (
 // LEAST, ILIKE, transactions retried on serialization failures and
 // deadlocks, and transaction-level advisory locks where rows that do not
 // exist yet must be claimed one writer at a time.
-var dialect = sqlstore.Dialect{Numbered: true, ErrorCode: errorCode, Unavailable: Unavailable, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE", True: "TRUE", Bytewise: ` COLLATE "C"`}
+var dialect = sqlstore.Dialect{Numbered: true, Unprepared: true, ErrorCode: errorCode, Unavailable: Unavailable, Retry: retryable, Lock: lockSQL, Least: "LEAST", ILike: "ILIKE", True: "TRUE", Bytewise: ` COLLATE "C"`}
 
 // lockSQL takes the transaction-level advisory lock named key.
 func lockSQL(ctx context.Context, tx *sql.Tx, key string) error {
@@ -77,13 +77,12 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
-	// database/sql keeps two idle connections by default and closes the
-	// rest after each burst; every new one then prepares each statement
-	// again (a round trip each). Keeping as many as the pool holds keeps
-	// them prepared.
+	// database/sql keeps at most half the pool's connections idle, so
+	// search, which uses the pool directly, always finds one; pgx keeps
+	// each connection's statements prepared on its own (the dialect runs
+	// them unprepared), so a connection database/sql lets go loses none.
 	sqldb := stdlib.OpenDBFromPool(pool)
-	sqldb.SetMaxOpenConns(int(pool.Config().MaxConns))
-	sqldb.SetMaxIdleConns(int(pool.Config().MaxConns))
+	sqldb.SetMaxIdleConns(max(int(pool.Config().MaxConns)/2, 1))
 	db := &DB{Store: sqlstore.New(sqldb, dialect, time.Now), pool: pool}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()

@@ -56,6 +56,11 @@ func (nopConnector) Driver() driver.Driver                        { return nil }
 type Dialect struct {
 	// Numbered placeholders: $1, $2, … (PostgreSQL) instead of ?.
 	Numbered bool
+	// Unprepared: the driver prepares and caches statements on its own
+	// connections (pgx does), so the store does not hold database/sql
+	// statements, which would need connections kept out of the driver's
+	// pool to stay prepared.
+	Unprepared bool
 	// ErrorCode names the shop error code of a constraint the driver's
 	// error reports, by the database's own error codes ("" for none).
 	ErrorCode func(err error) string
@@ -87,7 +92,7 @@ type Store struct {
 	db    *sql.DB
 	d     Dialect
 	now   atomic.Pointer[func() time.Time]
-	stmts sync.Map // query text as written → *sql.Stmt
+	stmts sync.Map // query text as written → *sql.Stmt, or its rebound text when unprepared
 }
 
 // New returns a store over db speaking d, reading the time from now.
@@ -166,6 +171,9 @@ func (s *Store) Rebind(query string) string {
 // page's CPU; database/sql then prepares a cached statement on each
 // connection only once.
 func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s.d.Unprepared {
+		return nil, errUnprepared
+	}
 	if st, ok := s.stmts.Load(query); ok {
 		return st.(*sql.Stmt), nil
 	}
@@ -180,8 +188,27 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// errUnprepared says the dialect runs statements unprepared.
+var errUnprepared = errors.New("unprepared")
+
+// rebound is query as the dialect writes it, rebound once.
+func (s *Store) rebound(query string) string {
+	if !s.d.Numbered {
+		return query
+	}
+	if q, ok := s.stmts.Load(query); ok {
+		return q.(string)
+	}
+	q := s.Rebind(query)
+	s.stmts.Store(query, q)
+	return q
+}
+
 // Query runs a prepared statement that returns rows.
 func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s.d.Unprepared {
+		return s.db.QueryContext(ctx, s.rebound(query), args...)
+	}
 	st, err := s.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -195,13 +222,16 @@ func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows
 func (s *Store) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	st, err := s.stmt(ctx, query)
 	if err != nil {
-		return s.db.QueryRowContext(ctx, s.Rebind(query), args...)
+		return s.db.QueryRowContext(ctx, s.rebound(query), args...)
 	}
 	return st.QueryRowContext(ctx, args...)
 }
 
 // Exec runs a prepared statement that returns no rows.
 func (s *Store) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if s.d.Unprepared {
+		return s.db.ExecContext(ctx, s.rebound(query), args...)
+	}
 	st, err := s.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -270,7 +300,9 @@ func (s *Store) inTx(ctx context.Context, fn func(tx Tx) error) error {
 // owns it).
 func (s *Store) Close() {
 	s.stmts.Range(func(k, v any) bool {
-		v.(*sql.Stmt).Close()
+		if st, ok := v.(*sql.Stmt); ok {
+			st.Close()
+		}
 		s.stmts.Delete(k)
 		return true
 	})
