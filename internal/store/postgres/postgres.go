@@ -82,7 +82,10 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	// each connection's statements prepared on its own (the dialect runs
 	// them unprepared), so a connection database/sql lets go loses none.
 	sqldb := stdlib.OpenDBFromPool(pool)
-	sqldb.SetMaxIdleConns(max(int(pool.Config().MaxConns)/2, 1))
+	sqldb.SetMaxIdleConns(idleConns(pool))
+	// An idle connection goes back to the pool within a minute, where the
+	// pool's own health checks and lifetimes apply to it.
+	sqldb.SetConnMaxIdleTime(time.Minute)
 	db := &DB{Store: sqlstore.New(sqldb, dialect, time.Now), pool: pool}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
@@ -100,6 +103,19 @@ func (db *DB) migrate(ctx context.Context) error {
 	sqldb := stdlib.OpenDBFromPool(db.pool)
 	defer sqldb.Close()
 	return sqlstore.Migrate(ctx, sqldb, goose.DialectPostgres, migrations, goose.WithSessionLocker(locker))
+}
+
+// idleConns is how many connections database/sql may keep idle: half the
+// pool, so search, which uses the pool directly, always finds one.
+func idleConns(pool *pgxpool.Pool) int { return max(int(pool.Config().MaxConns)/2, 1) }
+
+// ResetConns closes every idle connection, database/sql's and the pool's,
+// so the next statements start new sessions (tests change database-level
+// settings, which apply to new sessions only).
+func (db *DB) ResetConns() {
+	db.SQL().SetMaxIdleConns(-1) // closes database/sql's idle connections
+	db.SQL().SetMaxIdleConns(idleConns(db.pool))
+	db.pool.Reset()
 }
 
 // Pool is the connection pool (db copy and tests).

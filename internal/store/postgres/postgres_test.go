@@ -69,7 +69,7 @@ func setReadOnly(tb testing.TB, db *postgres.DB, on bool) {
 	if _, err := admin.Exec(ctx, stmt); err != nil {
 		tb.Fatal(err)
 	}
-	db.Pool().Reset()
+	db.ResetConns()
 }
 
 // Two instances starting together on an empty database both come up: the
