@@ -17,7 +17,11 @@ var _ shop.SearchWarmer = (*DB)(nil)
 // The product columns and their scanning are the shared store's.
 const productColumns = sqlstore.ProductColumns
 
-var scanProduct = sqlstore.ScanProduct
+// scanProduct is sqlstore.ScanProduct called directly (through a function
+// variable, the compiler could not keep its extra targets on the stack).
+func scanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
+	return sqlstore.ScanProduct(row, extra...)
+}
 
 // MatchExpression turns search words into an FTS5 query: every word must
 // match, each as a prefix ("head" finds "headphones"), except a word of one
@@ -53,7 +57,7 @@ func (db *DB) searchHits(ctx context.Context, words []string) ([]searchHit, erro
 	}
 	db.search.scored.Add(1)
 	rows, err := db.Query(ctx, `SELECT rowid, rank FROM products_fts WHERE products_fts MATCH ?`, MatchExpression(words))
-	return sqlstore.Collect(db.Store, rows, err, fmt.Sprintf("search %q", words), func(rows *sql.Rows) (h searchHit, err error) {
+	return sqlstore.Collect(db.Store, rows, err, "search", func(rows *sql.Rows) (h searchHit, err error) {
 		err = rows.Scan(&h.Key, &h.Score)
 		return h, err
 	})
@@ -122,20 +126,24 @@ func (db *DB) productsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 	}
 	rows, err := db.Query(ctx, `SELECT `+productColumns+`, p.rowid FROM products p
 		WHERE p.hidden = 0 AND p.rowid IN (SELECT value FROM json_each(?))`, "["+strings.Join(list, ",")+"]")
-	type keyed struct {
-		key int64
-		p   shop.Product
-	}
-	found, err := sqlstore.Collect(db.Store, rows, err, "products by key", func(rows *sql.Rows) (k keyed, err error) {
-		k.p, err = scanProduct(rows, &k.key)
-		return k, err
-	})
 	if err != nil {
-		return nil, err
+		return nil, db.FormatError(err, "products by key", nil)
 	}
-	byKey := make(map[int64]shop.Product, len(found))
-	for _, k := range found {
-		byKey[k.key] = k.p
+	defer rows.Close()
+	// Scanned straight into the map (no slice in between): a page of
+	// search results is read on every search, and the slice's growth was
+	// most of its allocations.
+	byKey := make(map[int64]shop.Product, len(keys))
+	for rows.Next() {
+		var key int64
+		p, err := scanProduct(rows, &key)
+		if err != nil {
+			return nil, db.FormatError(err, "products by key", nil)
+		}
+		byKey[key] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.FormatError(err, "products by key", nil)
 	}
 	out := make([]shop.Product, 0, len(keys))
 	for _, k := range keys {
