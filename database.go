@@ -14,32 +14,15 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/postgres"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 // database is what the server needs of a store backend: every store
-// interface of package shop, on SQLite or PostgreSQL alike.
+// interface of package shop (sqlstore.Stores, which both backends make),
+// on SQLite or PostgreSQL alike.
 type database interface {
+	sqlstore.Stores
 	shop.Pinger
-	shop.ContactStore
-	shop.UserStore
-	shop.PasswordResetStore
-	shop.SignInLinkStore
-	shop.EmailConfirmationStore
-	shop.OutboxStore
-	shop.CatalogStore
-	shop.CartStore
-	shop.WishlistStore
-	shop.OrderStore
-	shop.ChargeStore
-	shop.ImageStore
-	shop.ThrottleStore
-	shop.StockStore
-	shop.StaffStore
-	shop.AuditStore
-	shop.FulfilmentStore
-	shop.InboxStore
-	shop.ProductAdminStore
-	shop.DashboardStore
 	DeleteExpiredThrottles(ctx context.Context) (int64, error)
 	Close() error
 }
