@@ -98,5 +98,3 @@ func retryable(err error) bool {
 	code := sqlState(err)
 	return code == codeSerializationFailure || code == codeDeadlock
 }
-
-var unknownProduct = Messages{shop.ENOTFOUND: shop.MsgUnknownProduct}

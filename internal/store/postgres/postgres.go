@@ -109,15 +109,6 @@ func (db *DB) migrate(ctx context.Context) error {
 // pool, so search, which uses the pool directly, always finds one.
 func idleConns(pool *pgxpool.Pool) int { return max(int(pool.Config().MaxConns)/2, 1) }
 
-// ResetConns closes every idle connection, database/sql's and the pool's,
-// so the next statements start new sessions (tests change database-level
-// settings, which apply to new sessions only).
-func (db *DB) ResetConns() {
-	db.SQL().SetMaxIdleConns(-1) // closes database/sql's idle connections
-	db.SQL().SetMaxIdleConns(idleConns(db.pool))
-	db.pool.Reset()
-}
-
 // Pool is the connection pool (db copy and tests).
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -150,23 +149,6 @@ func (db *DB) productsByKey(ctx context.Context, keys []int64) ([]shop.Product, 
 		if p, ok := byKey[k]; ok {
 			out = append(out, p)
 		}
-	}
-	return out, nil
-}
-
-// scanStrings reads a one-column result of text and closes it.
-func scanStrings(rows *sql.Rows, what string) ([]string, error) {
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, fmt.Errorf("scan %s: %w", what, err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 // How a search is answered (DB.Search).
@@ -102,10 +103,6 @@ func newSearchIndex() *searchIndex {
 	return &searchIndex{version: -1, keys: map[string]string{}, words: map[string]*wordHits{}}
 }
 
-// SetWarmMinProducts sets how many products a word must be in for
-// WarmSearch to score it in advance; tests lower it on small catalogues.
-func (db *DB) SetWarmMinProducts(n int) { db.search.warmMinProducts = n }
-
 // sync drops what was kept for another catalogue version and returns the
 // current one.
 func (db *DB) syncSearch(ctx context.Context) (int64, error) {
@@ -185,7 +182,7 @@ func (t *facetTable) find(key int64) int {
 // hits, without one by a plain query.
 func (db *DB) Search(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
 	if f.Query == "" {
-		return db.list(ctx, f)
+		return db.List(ctx, f, sqlstore.Clause{}, sqlstore.Clause{})
 	}
 	words := shop.SearchWords(f.Query)
 	if len(words) == 0 {
@@ -479,21 +476,4 @@ func (db *DB) WarmSearch(ctx context.Context) error {
 		s.keep(version, key, hits)
 	}
 	return nil
-}
-
-// list answers a filter without a Query.
-func (db *DB) list(ctx context.Context, f shop.ProductFilter) (shop.ProductPage, error) {
-	w, args := db.ListingWhere(f)
-	var page shop.ProductPage
-	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&page.Total); err != nil {
-		return page, fmt.Errorf("count products: %w", err)
-	}
-	order := " ORDER BY p.price_cents, p.id"
-	if f.Sort == shop.SortPriceDesc {
-		order = " ORDER BY p.price_cents DESC, p.id DESC"
-	}
-	var err error
-	page.Products, err = db.Products(ctx, "list products", `SELECT `+productColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
-		append(args, max(f.PageSize, 0), max(f.Offset(), 0))...)
-	return page, err
 }

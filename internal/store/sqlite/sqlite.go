@@ -197,12 +197,3 @@ func (db *DB) Close() error {
 	db.Store.Close()
 	return db.SQL().Close()
 }
-
-// JournalMode reports SQLite's journal mode ("wal" for file databases).
-func (db *DB) JournalMode(ctx context.Context) (string, error) {
-	var mode string
-	if err := db.SQL().QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
-		return "", fmt.Errorf("read journal mode: %w", err)
-	}
-	return mode, nil
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -48,11 +49,12 @@ func (s *stemmer) terms(ctx context.Context, word string) ([]string, error) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO scratch (rowid, w) VALUES (1, ?)`, word); err != nil {
 		return nil, fmt.Errorf("stem %q: %w", word, err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT term FROM scratch_terms ORDER BY offset`)
-	if err != nil {
+	// Terms hold no spaces: the tokenizer splits on them.
+	var terms string
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(string_agg(term, ' ' ORDER BY offset), '') FROM scratch_terms`).Scan(&terms); err != nil {
 		return nil, fmt.Errorf("stem %q: %w", word, err)
 	}
-	return scanStrings(rows, "terms of "+word)
+	return strings.Fields(terms), nil
 }
 
 func (s *stemmer) Close() error { return s.db.Close() }

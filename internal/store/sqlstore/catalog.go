@@ -50,6 +50,43 @@ func (s *Store) ListingWhere(f shop.ProductFilter) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
+// Clause is a piece of SQL with the arguments of its ? placeholders.
+type Clause struct {
+	SQL  string
+	Args []any
+}
+
+// List answers a listing or search page: f's filters and, when searching,
+// match, in f's order, where relevance orders by score (lower first). The
+// total is counted by a second statement on the same condition; the
+// product id breaks ties, so every page has one answer.
+func (s *Store) List(ctx context.Context, f shop.ProductFilter, match, score Clause) (shop.ProductPage, error) {
+	w, args := s.ListingWhere(f)
+	if match.SQL != "" {
+		w += " AND " + match.SQL
+		args = append(args, match.Args...)
+	}
+	var page shop.ProductPage
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM products p`+w, args...).Scan(&page.Total); err != nil {
+		return page, s.FormatError(err, "count products", nil)
+	}
+	if page.Total == 0 || f.PageSize <= 0 || f.Offset() >= page.Total {
+		return page, nil
+	}
+	order := " ORDER BY p.price_cents, p.id"
+	switch {
+	case f.Sort == shop.SortPriceDesc:
+		order = " ORDER BY p.price_cents DESC, p.id DESC"
+	case f.Sort == shop.SortRelevance && score.SQL != "":
+		order = " ORDER BY " + score.SQL + ", p.id"
+		args = append(args, score.Args...)
+	}
+	var err error
+	page.Products, err = s.Products(ctx, "list products", `SELECT `+ProductColumns+` FROM products p`+w+order+` LIMIT ? OFFSET ?`,
+		append(args, f.PageSize, max(f.Offset(), 0))...)
+	return page, err
+}
+
 // Categories lists the category names, alphabetically by their bytes.
 func (s *Store) Categories(ctx context.Context) ([]string, error) {
 	return s.Strings(ctx, "categories", `SELECT name FROM categories ORDER BY name`+s.d.Bytewise)
