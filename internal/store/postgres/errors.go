@@ -13,16 +13,6 @@ import (
 	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
-// Messages maps shop error codes to what the shopper is told when a
-// statement breaks a constraint of that code; FormatError reads it.
-type Messages = sqlstore.Messages
-
-// FormatError maps a driver error to a shop error by its code; see
-// sqlstore.FormatError.
-func FormatError(err error, what string, msgs Messages) error {
-	return sqlstore.FormatError(dialect, err, what, msgs)
-}
-
 // PostgreSQL error codes (Appendix A of its manual).
 const (
 	codeUniqueViolation      = "23505"

@@ -139,7 +139,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // would fail a shopper's write. Only the health monitor calls it.
 func (db *DB) Heartbeat(ctx context.Context, at time.Time) error {
 	_, err := db.pool.Exec(ctx, `UPDATE heartbeat SET beat_at = $1 WHERE id = 1`, at.UnixMilli())
-	return FormatError(err, "heartbeat", nil)
+	return db.FormatError(err, "heartbeat", nil)
 }
 
 // TryLock takes the session-level advisory lock key, and returns a

@@ -10,16 +10,6 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Messages maps shop error codes to what the shopper is told when a
-// statement breaks a constraint of that code; FormatError reads it.
-type Messages = sqlstore.Messages
-
-// FormatError maps a driver error to a shop error by its code; see
-// sqlstore.FormatError.
-func FormatError(err error, what string, msgs Messages) error {
-	return sqlstore.FormatError(dialect, err, what, msgs)
-}
-
 // errorCode is the shop error code of a driver error ("" for none).
 func errorCode(err error) string {
 	var e *sqlite.Error

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
 // FormatError classifies by SQLite's result code: each kind of constraint
@@ -21,7 +22,7 @@ func TestFormatError(t *testing.T) {
 		INSERT INTO fe (id, email, n) VALUES ('a', 'a@example.com', 1)`); err != nil {
 		t.Fatal(err)
 	}
-	msgs := Messages{shop.ECONFLICT: "taken", shop.ENOTFOUND: "gone", shop.EINVALID: "bad"}
+	msgs := sqlstore.Messages{shop.ECONFLICT: "taken", shop.ENOTFOUND: "gone", shop.EINVALID: "bad"}
 	for _, tt := range []struct {
 		name, stmt, code, msg string
 	}{
@@ -33,16 +34,16 @@ func TestFormatError(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := db.SQL().ExecContext(ctx, tt.stmt)
-			got := FormatError(err, "test", msgs)
+			got := db.FormatError(err, "test", msgs)
 			if shop.ErrorCode(got) != tt.code || shop.ErrorMessage(got) != tt.msg {
 				t.Errorf("got %q %q, want %q %q (from %v)", shop.ErrorCode(got), shop.ErrorMessage(got), tt.code, tt.msg, err)
 			}
-			if got := FormatError(err, "test", nil); shop.ErrorCode(got) != shop.EINTERNAL || !errors.Is(got, err) {
+			if got := db.FormatError(err, "test", nil); shop.ErrorCode(got) != shop.EINTERNAL || !errors.Is(got, err) {
 				t.Errorf("unexpected violation: got %v, want an internal error wrapping the driver's", got)
 			}
 		})
 	}
-	if FormatError(nil, "test", msgs) != nil {
+	if db.FormatError(nil, "test", msgs) != nil {
 		t.Error("nil error: got non-nil")
 	}
 }

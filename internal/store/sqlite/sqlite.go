@@ -156,7 +156,7 @@ func (db *DB) Heartbeat(ctx context.Context, at time.Time) error {
 	}
 	_, err := db.Exec(ctx, `UPDATE heartbeat SET beat_at = ?,
 		pad = zeroblob(CASE WHEN length(pad) = 12288 THEN 12289 ELSE 12288 END) WHERE id = 1`, at.UnixMilli())
-	return FormatError(err, "heartbeat", nil)
+	return db.FormatError(err, "heartbeat", nil)
 }
 
 // SetMaxPages sets SQLite's max_page_count on every connection: the

@@ -25,10 +25,8 @@ func (s *Store) GrantStaff(ctx context.Context, email, role string) (*shop.Staff
 	st := &shop.Staff{Email: shop.NormalizeEmail(email), Role: role, CreatedAt: s.Now().UTC().Truncate(time.Second)}
 	var verified bool
 	err := s.QueryRow(ctx, `SELECT id, email_verified FROM users WHERE email = ? AND NOT is_guest`, st.Email).Scan(&st.UserID, &verified)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoStaffAccount, st.Email)
-	} else if err != nil {
-		return nil, fmt.Errorf("grant staff: %w", err)
+	if err != nil {
+		return nil, rowError(err, "grant staff", shop.MsgNoStaffAccount, st.Email)
 	}
 	// An address is never unverified again once verified, so reading it
 	// before the write cannot let an unverified account through.
@@ -56,9 +54,7 @@ func (s *Store) RevokeStaff(ctx context.Context, email string) (bool, error) {
 func (s *Store) StaffRole(ctx context.Context, userID string) (string, error) {
 	var role string
 	err := s.QueryRow(ctx, `SELECT role FROM staff WHERE user_id = ?`, userID).Scan(&role)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	} else if err != nil {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) { // no row: not staff
 		return "", fmt.Errorf("staff role: %w", err)
 	}
 	return role, nil
@@ -228,10 +224,7 @@ func scanInboxMessage(row interface{ Scan(...any) error }) (*shop.ContactMessage
 	var m shop.ContactMessage
 	var created, handled int64
 	if err := row.Scan(&m.ID, &m.Name, &m.Email, &m.Subject, &m.Message, &created, &handled, &m.HandledBy); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgMessageNotFound)
-		}
-		return nil, fmt.Errorf("scan contact message: %w", err)
+		return nil, rowError(err, "scan contact message", shop.MsgMessageNotFound)
 	}
 	m.CreatedAt = time.Unix(created, 0).UTC()
 	if handled > 0 {
@@ -309,10 +302,8 @@ func (s *Store) AdminProducts(ctx context.Context, query string, page int) ([]sh
 // AdminProduct returns a product, hidden or not.
 func (s *Store) AdminProduct(ctx context.Context, id string) (*shop.Product, error) {
 	p, err := ScanProduct(s.QueryRow(ctx, `SELECT `+ProductColumns+` FROM products p WHERE p.id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
-	} else if err != nil {
-		return nil, fmt.Errorf("product %s: %w", id, err)
+	if err != nil {
+		return nil, rowError(err, "product "+id, shop.MsgProductNotFound)
 	}
 	return &p, nil
 }
@@ -379,10 +370,8 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 func stockMoved(ctx context.Context, tx Tx, id string) error {
 	var n int
 	err := tx.QueryRow(ctx, `SELECT stock FROM products WHERE id = ?`, id).Scan(&n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
-	} else if err != nil {
-		return fmt.Errorf("stock of %s: %w", id, err)
+	if err != nil {
+		return rowError(err, "stock of "+id, shop.MsgProductNotFound)
 	}
 	return shop.Errorf(shop.ECONFLICT, shop.MsgStockMoved, n).WithField("stock")
 }

@@ -23,9 +23,7 @@ func (kv *KV) GetWithContext(ctx context.Context, key string) ([]byte, error) {
 	var v []byte
 	err := kv.s.QueryRow(ctx, `SELECT value FROM kv WHERE key = ? AND (expires_at = 0 OR expires_at > ?)`,
 		key, kv.s.Now().Unix()).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	} else if err != nil {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) { // no row: missing
 		return nil, kv.s.FormatError(err, "kv get", nil)
 	}
 	return v, nil

@@ -29,10 +29,8 @@ func scanOrder(row interface{ Scan(...any) error }, extra ...any) (*shop.Order, 
 	err := row.Scan(append([]any{&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
 		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
 		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason}, extra...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
-	} else if err != nil {
-		return nil, fmt.Errorf("scan order: %w", err)
+	if err != nil {
+		return nil, rowError(err, "scan order", shop.MsgOrderNotFound)
 	}
 	o.CreatedAt = time.Unix(created, 0).UTC()
 	if lease > 0 {
@@ -245,10 +243,8 @@ func (s *Store) ChargeByKey(ctx context.Context, key string) (*shop.Charge, erro
 	var created int64
 	err := s.QueryRow(ctx, `SELECT idempotency_key, amount_cents, outcome, created_at FROM gateway_charges WHERE idempotency_key = ?`, key).
 		Scan(&c.Key, &c.Amount, &c.Outcome, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgNoCharge)
-	} else if err != nil {
-		return nil, fmt.Errorf("charge by key: %w", err)
+	if err != nil {
+		return nil, rowError(err, "charge by key", shop.MsgNoCharge)
 	}
 	c.CreatedAt = time.Unix(created, 0).UTC()
 	return &c, nil
@@ -367,10 +363,8 @@ func (s *Store) InsertOrder(ctx context.Context, o *shop.Order) error {
 func (s *Store) Stock(ctx context.Context, productID string) (int, error) {
 	var n int
 	err := s.QueryRow(ctx, `SELECT stock FROM products WHERE id = ? AND NOT hidden`, productID).Scan(&n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUnknownProduct)
-	} else if err != nil {
-		return 0, fmt.Errorf("stock of %s: %w", productID, err)
+	if err != nil {
+		return 0, rowError(err, "stock of "+productID, shop.MsgUnknownProduct)
 	}
 	return n, nil
 }

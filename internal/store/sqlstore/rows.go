@@ -1,6 +1,12 @@
 package sqlstore
 
-import "database/sql"
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
 
 // Collect reads every row of a query with scan and closes the rows; rows
 // and err are what the query returned. A failure of the query, of a scan
@@ -24,4 +30,14 @@ func Collect[T any](s *Store, rows *sql.Rows, err error, what string, scan func(
 		return nil, s.FormatError(err, what, nil)
 	}
 	return out, nil
+}
+
+// rowError maps the error of a single-row read: no row is an ENOTFOUND
+// with the message msg (formatted with args); anything else is wrapped
+// with what as context.
+func rowError(err error, what, msg string, args ...any) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return shop.Errorf(shop.ENOTFOUND, msg, args...)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }

@@ -121,12 +121,7 @@ func (s *Store) SetClock(now func() time.Time) { s.now.Store(&now) }
 // (the dialect's Unavailable) is shop.ErrUnavailable, whatever msgs says.
 // A nil err stays nil.
 func (s *Store) FormatError(err error, what string, msgs Messages) error {
-	return FormatError(s.d, err, what, msgs)
-}
-
-// FormatError is Store.FormatError for d, for a backend's statements that
-// run outside the shared store.
-func FormatError(d Dialect, err error, what string, msgs Messages) error {
+	d := s.d
 	if err == nil {
 		return nil
 	}

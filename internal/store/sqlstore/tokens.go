@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -78,10 +76,8 @@ func (s *Store) ConsumeEmailConfirmation(ctx context.Context, tokenHash string) 
 	err := s.QueryRow(ctx, `UPDATE email_confirmations SET used_at = ?
 		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, COALESCE(google_subject, '')`,
 		now, tokenHash, now).Scan(&userID, &sub)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", shop.Errorf(shop.ENOTFOUND, "%s", shop.MsgConfirmLinkInvalid)
-	} else if err != nil {
-		return "", "", fmt.Errorf("consume email confirmation: %w", err)
+	if err != nil {
+		return "", "", rowError(err, "consume email confirmation", "%s", shop.MsgConfirmLinkInvalid)
 	}
 	return userID, sub, nil
 }
@@ -107,10 +103,8 @@ func (s *Store) consumeToken(ctx context.Context, table, tokenHash, msg string) 
 	now := s.Now().Unix()
 	err := s.QueryRow(ctx, `UPDATE `+table+` SET used_at = ?
 		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, tokenHash, now).Scan(&userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", shop.Errorf(shop.ENOTFOUND, "%s", msg)
-	} else if err != nil {
-		return "", fmt.Errorf("consume %s: %w", table, err)
+	if err != nil {
+		return "", rowError(err, "consume "+table, "%s", msg)
 	}
 	return userID, nil
 }

@@ -21,10 +21,8 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*shop.User, er
 	var created int64
 	dest := append([]any{&u.ID, &u.Email, &u.DisplayName, &u.GoogleSubject, &u.PhoneNumber, &u.Address, &u.City,
 		&u.State, &u.ZipCode, &u.Country, &u.IsGuest, &u.HasPassword, &u.EmailVerified, &u.SessionGen, &created}, extra...)
-	if err := row.Scan(dest...); errors.Is(err, sql.ErrNoRows) {
-		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
-	} else if err != nil {
-		return nil, fmt.Errorf("scan user: %w", err)
+	if err := row.Scan(dest...); err != nil {
+		return nil, rowError(err, "scan user", shop.MsgUserNotFound)
 	}
 	u.CreatedAt = time.Unix(created, 0).UTC()
 	return &u, nil
@@ -155,10 +153,8 @@ func (s *Store) BumpSessionGen(ctx context.Context, userID string) (int64, error
 func (s *Store) bumpGen(ctx context.Context, what, query string, args ...any) (int64, error) {
 	var gen int64
 	err := s.QueryRow(ctx, query, args...).Scan(&gen)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
-	} else if err != nil {
-		return 0, fmt.Errorf("%s: %w", what, err)
+	if err != nil {
+		return 0, rowError(err, what, shop.MsgUserNotFound)
 	}
 	return gen, nil
 }
