@@ -78,7 +78,8 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
 	// database/sql keeps at most half the pool's connections idle, so
-	// search, which uses the pool directly, always finds one; pgx keeps
+	// what uses the pool directly (the health checks, db copy) always
+	// finds one; pgx keeps
 	// each connection's statements prepared on its own (the dialect runs
 	// them unprepared), so a connection database/sql lets go loses none.
 	sqldb := stdlib.OpenDBFromPool(pool)
@@ -106,7 +107,7 @@ func (db *DB) migrate(ctx context.Context) error {
 }
 
 // idleConns is how many connections database/sql may keep idle: half the
-// pool, so search, which uses the pool directly, always finds one.
+// pool, so what uses the pool directly always finds one.
 func idleConns(pool *pgxpool.Pool) int { return max(int(pool.Config().MaxConns)/2, 1) }
 
 // Pool is the connection pool (db copy and tests).
