@@ -79,9 +79,9 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	// database/sql keeps at most half the pool's connections idle, so
 	// what uses the pool directly (the health checks, db copy) always
-	// finds one; pgx keeps
-	// each connection's statements prepared on its own (the dialect runs
-	// them unprepared), so a connection database/sql lets go loses none.
+	// finds one; pgx keeps each connection's statements prepared on its
+	// own (the dialect runs them unprepared), so a connection database/sql
+	// lets go loses none.
 	sqldb := stdlib.OpenDBFromPool(pool)
 	sqldb.SetMaxIdleConns(idleConns(pool))
 	// An idle connection goes back to the pool within a minute, where the
