@@ -550,7 +550,7 @@ func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("charge: %w", cerr)
 	}
-	if err := s.Orders.CompleteOrder(bg, o.ID); err != nil {
+	if err := s.Orders.CompleteOrder(bg, o.ID, true); err != nil {
 		return Result{}, fmt.Errorf("complete order: %w", err)
 	}
 	o.Status = shop.StatusProcessing
@@ -636,7 +636,7 @@ func (s *Service) Recover(ctx context.Context) (completed, released int, err err
 			}
 		}
 		if outcome == shop.ChargeSucceeded {
-			if err := s.Orders.CompleteOrder(ctx, o.ID); err != nil {
+			if err := s.Orders.CompleteOrder(ctx, o.ID, true); err != nil {
 				return completed, released, fmt.Errorf("recover order %s: %w", o.ID, err)
 			}
 			full, err := s.Orders.Order(ctx, o.ID)

@@ -97,7 +97,8 @@ const AdminOrdersPageSize = 25
 // AdminOrderQuery selects a page of all shoppers' orders. Zero values do
 // not filter. To is exclusive.
 type AdminOrderQuery struct {
-	Status string
+	Status  string
+	Payment string // a payment state, "" for any
 	From   time.Time
 	To     time.Time
 	// Search matches an order number (prefix, any case) or the e-mail

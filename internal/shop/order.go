@@ -15,6 +15,48 @@ const (
 	StatusCancelled  = "cancelled"
 )
 
+// Payment states: an order's payment, apart from where its parcel is. A
+// state only moves forward: awaiting → paid or failed; paid → partially
+// refunded → refunded.
+const (
+	PaymentAwaiting          = "awaiting"
+	PaymentPaid              = "paid"
+	PaymentPartiallyRefunded = "partially_refunded"
+	PaymentRefunded          = "refunded"
+	PaymentFailed            = "failed"
+)
+
+// PaymentStates are the payment states staff can filter by, in their order.
+var PaymentStates = []string{PaymentAwaiting, PaymentPaid, PaymentPartiallyRefunded, PaymentRefunded, PaymentFailed}
+
+// PaymentLabel is how a payment state reads on a page.
+func PaymentLabel(state string) string {
+	switch state {
+	case PaymentAwaiting:
+		return "Awaiting payment"
+	case PaymentPaid:
+		return "Paid"
+	case PaymentPartiallyRefunded:
+		return "Partially refunded"
+	case PaymentRefunded:
+		return "Refunded"
+	case PaymentFailed:
+		return "Not paid"
+	}
+	return state
+}
+
+// Payment providers: who takes an order's money.
+const (
+	ProviderDemo         = "demo"
+	ProviderStripe       = "stripe"
+	ProviderBankTransfer = "bank_transfer"
+)
+
+// DefaultCurrency is the currency of every order until a shop can set its
+// own (ISO 4217, lower case as payment providers write it).
+const DefaultCurrency = "usd"
+
 // OrderStatuses are the statuses a shopper can filter by.
 var OrderStatuses = []string{StatusProcessing, StatusShipped, StatusDelivered, StatusCancelled}
 
@@ -59,6 +101,23 @@ type Order struct {
 	CartOwner  string
 	ChargeKey  string
 	LeaseUntil time.Time
+	// Currency is the order's currency (DefaultCurrency). PaymentProvider
+	// takes its money (ProviderDemo, …) and PaymentRef is the provider's
+	// reference for it (a Stripe Checkout Session id). PaymentStatus is
+	// the payment's state (PaymentAwaiting, …), PaidAt when it was paid and
+	// Refunded how much of Total went back.
+	Currency        string
+	PaymentProvider string
+	PaymentStatus   string
+	PaymentRef      string
+	PaidAt          time.Time
+	Refunded        Cents
+}
+
+// Paid reports whether the order's money was taken (and not all given
+// back): only such an order may be shipped.
+func (o Order) Paid() bool {
+	return o.PaymentStatus == PaymentPaid || o.PaymentStatus == PaymentPartiallyRefunded
 }
 
 // ItemCount is the number of items in the order.
@@ -126,10 +185,12 @@ type OrderStore interface {
 	// PlacedFromCart counts the orders placed from owner's cart (not
 	// pending ones), which makes a cart's checkout key change after each.
 	PlacedFromCart(ctx context.Context, owner string) (int, error)
-	// CompleteOrder marks a pending order processing and takes exactly its
-	// lines' quantities out of its cart (lines added meanwhile stay), in
-	// one transaction. An order that is not pending is an ECONFLICT.
-	CompleteOrder(ctx context.Context, orderID string) error
+	// CompleteOrder marks a pending order processing (and paid when paid
+	// is true; a bank transfer is placed before it is paid) and takes
+	// exactly its lines' quantities out of its cart (lines added meanwhile
+	// stay), in one transaction. An order that is not pending is an
+	// ECONFLICT.
+	CompleteOrder(ctx context.Context, orderID string, paid bool) error
 	// ReleaseOrder deletes a pending order whose payment did not happen;
 	// the cart was never touched.
 	ReleaseOrder(ctx context.Context, orderID string) error
@@ -147,6 +208,28 @@ type OrderStore interface {
 	// InsertOrder stores a complete order as it is (demo data).
 	InsertOrder(ctx context.Context, o *Order) error
 }
+
+// PaymentStore moves orders' payments forward.
+type PaymentStore interface {
+	// MarkPaid marks an order awaiting payment paid at at, with an order
+	// event by actor ("" for the shop itself); an order that is not
+	// awaiting payment (paid already, cancelled) is an ECONFLICT with
+	// MsgNotAwaitingPayment.
+	MarkPaid(ctx context.Context, orderID, actor string, at time.Time) (*Order, error)
+	// UnpaidSince lists placed orders of provider still awaiting payment
+	// that were placed before before, oldest first.
+	UnpaidSince(ctx context.Context, provider string, before time.Time) ([]Order, error)
+	// RecordPaymentEvent stores a provider event's id and reports whether
+	// it is new: a repeated delivery reports false.
+	RecordPaymentEvent(ctx context.Context, id, orderID, kind string, at time.Time) (bool, error)
+}
+
+// MsgNotAwaitingPayment refuses to mark paid an order that is not awaiting
+// payment; %s is its payment state.
+const MsgNotAwaitingPayment = "This order is not awaiting payment (it is %s)."
+
+// MsgShipUnpaid refuses to ship an order whose payment has not arrived.
+const MsgShipUnpaid = "This order isn't paid yet, so it can't be shipped."
 
 // Charge outcomes the gateway records.
 const (

@@ -125,6 +125,10 @@ func (s *Store) AdminOrders(ctx context.Context, q shop.AdminOrderQuery) ([]shop
 		conds = append(conds, "status = ?")
 		args = append(args, q.Status)
 	}
+	if q.Payment != "" {
+		conds = append(conds, "payment_status = ?")
+		args = append(args, q.Payment)
+	}
 	if !q.From.IsZero() {
 		conds = append(conds, "created_at >= ?")
 		args = append(args, q.From.Unix())
@@ -176,11 +180,20 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 		var err error
 		switch t.To {
 		case shop.StatusShipped:
-			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, carrier = ?, tracking_number = ? WHERE id = ? AND status = ?`,
-				t.To, t.Carrier, t.Tracking, t.OrderID, t.From)
+			// Only a paid order ships; checked in the same statement, so a
+			// payment state read earlier cannot let an unpaid one through.
+			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, carrier = ?, tracking_number = ?
+				WHERE id = ? AND status = ? AND payment_status IN (?, ?)`,
+				t.To, t.Carrier, t.Tracking, t.OrderID, t.From, shop.PaymentPaid, shop.PaymentPartiallyRefunded)
 		case shop.StatusCancelled:
-			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, cancel_reason = ? WHERE id = ? AND status = ?`,
-				t.To, t.Reason, t.OrderID, t.From)
+			// A paid order is refunded in full; one never paid is failed.
+			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, cancel_reason = ?,
+				refunded_cents = CASE WHEN payment_status IN (?, ?) THEN total_cents ELSE refunded_cents END,
+				payment_status = CASE WHEN payment_status IN (?, ?) THEN ? WHEN payment_status = ? THEN ? ELSE payment_status END
+				WHERE id = ? AND status = ?`,
+				t.To, t.Reason, shop.PaymentPaid, shop.PaymentPartiallyRefunded,
+				shop.PaymentPaid, shop.PaymentPartiallyRefunded, shop.PaymentRefunded, shop.PaymentAwaiting, shop.PaymentFailed,
+				t.OrderID, t.From)
 		default:
 			res, err = tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, t.To, t.OrderID, t.From)
 		}
@@ -188,12 +201,15 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 			return fmt.Errorf("move order %s to %s: %w", t.OrderID, t.To, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			var status string
-			err := tx.QueryRow(ctx, `SELECT status FROM orders WHERE id = ?`, t.OrderID).Scan(&status)
+			var status, payment string
+			err := tx.QueryRow(ctx, `SELECT status, payment_status FROM orders WHERE id = ?`, t.OrderID).Scan(&status, &payment)
 			if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
 				return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
 			} else if err != nil {
 				return fmt.Errorf("order status: %w", err)
+			}
+			if status == t.From && t.To == shop.StatusShipped {
+				return shop.Errorf(shop.ECONFLICT, shop.MsgShipUnpaid)
 			}
 			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderMoved, status)
 		}

@@ -15,26 +15,32 @@ import (
 const (
 	orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
-	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason`
+	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason,
+	currency, payment_provider, payment_status, payment_ref, paid_at, refunded_cents`
 	orderInsertColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
-	tracking_number, idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason`
+	tracking_number, idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason,
+	currency, payment_provider, payment_status, payment_ref, paid_at, refunded_cents`
 )
 
 // scanOrder scans orderColumns, then into extra any columns after them.
 func scanOrder(row interface{ Scan(...any) error }, extra ...any) (*shop.Order, error) {
 	var o shop.Order
-	var created, lease int64
+	var created, lease, paid int64
 	a := &o.ShipTo
 	err := row.Scan(append([]any{&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
 		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
-		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason}, extra...)...)
+		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason,
+		&o.Currency, &o.PaymentProvider, &o.PaymentStatus, &o.PaymentRef, &paid, &o.Refunded}, extra...)...)
 	if err != nil {
 		return nil, rowError(err, "scan order", shop.MsgOrderNotFound)
 	}
 	o.CreatedAt = time.Unix(created, 0).UTC()
 	if lease > 0 {
 		o.LeaseUntil = time.Unix(lease, 0).UTC()
+	}
+	if paid > 0 {
+		o.PaidAt = time.Unix(paid, 0).UTC()
 	}
 	return &o, nil
 }
@@ -45,14 +51,29 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 	if o.TrackingNumber != "" {
 		tracking = o.TrackingNumber
 	}
-	var lease int64
+	var lease, paid int64
 	if !o.LeaseUntil.IsZero() {
 		lease = o.LeaseUntil.Unix()
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	if !o.PaidAt.IsZero() {
+		paid = o.PaidAt.Unix()
+	}
+	// An order that does not say otherwise was paid by the demo card, in
+	// dollars, as every order before payment states were.
+	if o.Currency == "" {
+		o.Currency = shop.DefaultCurrency
+	}
+	if o.PaymentProvider == "" {
+		o.PaymentProvider = shop.ProviderDemo
+	}
+	if o.PaymentStatus == "" {
+		o.PaymentStatus = shop.PaymentPaid
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.UserID, o.Email, o.Status, o.Subtotal, o.Shipping, o.Tax, o.Total,
 		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix(),
-		o.CartOwner, o.ChargeKey, lease, o.Carrier, o.CancelReason)
+		o.CartOwner, o.ChargeKey, lease, o.Carrier, o.CancelReason,
+		o.Currency, o.PaymentProvider, o.PaymentStatus, o.PaymentRef, paid, o.Refunded)
 	if err != nil {
 		return s.FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
 	}
@@ -105,6 +126,7 @@ func (s *Store) ClaimCart(ctx context.Context, owner, key string, build func(sho
 			return err
 		}
 		o.Status, o.CartOwner, o.IdempotencyKey = shop.StatusPending, owner, key
+		o.PaymentStatus, o.PaidAt = shop.PaymentAwaiting, time.Time{}
 		if o.CreatedAt.IsZero() {
 			o.CreatedAt = s.Now().UTC().Truncate(time.Second)
 		}
@@ -134,14 +156,19 @@ func (s *Store) PlacedFromCart(ctx context.Context, owner string) (int, error) {
 	return n, nil
 }
 
-// CompleteOrder marks a pending order processing and removes what it
-// bought from its cart: a line's quantity goes down by the ordered
+// CompleteOrder marks a pending order processing (and paid, when paid)
+// and removes what it bought from its cart: a line's quantity goes down by the ordered
 // quantity, so items added during the payment stay.
-func (s *Store) CompleteOrder(ctx context.Context, orderID string) error {
+func (s *Store) CompleteOrder(ctx context.Context, orderID string, paid bool) error {
 	return s.InTx(ctx, func(tx Tx) error {
 		var owner string
-		err := tx.QueryRow(ctx, `UPDATE orders SET status = ?, lease_until = 0 WHERE id = ? AND status = ? RETURNING cart_owner`,
-			shop.StatusProcessing, orderID, shop.StatusPending).Scan(&owner)
+		status, paidAt := shop.PaymentAwaiting, int64(0)
+		if paid {
+			status, paidAt = shop.PaymentPaid, s.Now().Unix()
+		}
+		err := tx.QueryRow(ctx, `UPDATE orders SET status = ?, lease_until = 0, payment_status = ?, paid_at = ?
+			WHERE id = ? AND status = ? RETURNING cart_owner`,
+			shop.StatusProcessing, status, paidAt, orderID, shop.StatusPending).Scan(&owner)
 		if errors.Is(err, sql.ErrNoRows) {
 			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderPlaced)
 		} else if err != nil {

@@ -319,6 +319,7 @@ type Stores interface {
 	shop.ContactStore
 	shop.OrderStore
 	shop.ChargeStore
+	shop.PaymentStore
 	shop.StockStore
 	shop.StaffStore
 	shop.AuditStore

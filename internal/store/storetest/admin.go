@@ -82,7 +82,7 @@ func releaseRace(t *testing.T, s BackOfficeStore) {
 				defer wg.Done()
 				<-begin
 				if i == 0 {
-					errs[i] = s.CompleteOrder(ctx, o.ID)
+					errs[i] = s.CompleteOrder(ctx, o.ID, true)
 					if shop.ErrorCode(errs[i]) == shop.ECONFLICT { // released first
 						errs[i] = nil
 					}

@@ -289,7 +289,7 @@ func transitions(t *testing.T, s BackOfficeStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CompleteOrder(ctx, o.ID); err != nil {
+	if err := s.CompleteOrder(ctx, o.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
@@ -321,7 +321,7 @@ func transitions(t *testing.T, s BackOfficeStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CompleteOrder(ctx, o2.ID); err != nil {
+	if err := s.CompleteOrder(ctx, o2.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := s.Stock(ctx, "p1"); n != 0 {
@@ -541,7 +541,7 @@ func dashboardDays(t *testing.T, s BackOfficeStore, clock *Clock) {
 		o, err := claim(ctx, s, owner, fmt.Sprintf("d%d", n))
 		must(t, err)
 		if complete {
-			must(t, s.CompleteOrder(ctx, o.ID))
+			must(t, s.CompleteOrder(ctx, o.ID, true))
 		}
 		return o
 	}

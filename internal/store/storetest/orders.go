@@ -85,14 +85,14 @@ func testOrders(t *testing.T, b Backend) {
 
 		// Items added during the payment stay in the cart.
 		must(t, s.AddToCart(ctx, "u1", "lamp-1", 1))
-		must(t, s.CompleteOrder(ctx, "NOC-1"))
+		must(t, s.CompleteOrder(ctx, "NOC-1", true))
 		if c := cartOf(t, s, "u1"); c != "lamp-1×1" {
 			t.Errorf("cart after completion: %s, want lamp-1×1", c)
 		}
 		if got, _ := s.Order(ctx, "NOC-1"); got.Status != shop.StatusProcessing {
 			t.Errorf("status: %q", got.Status)
 		}
-		wantCode(t, "complete twice", s.CompleteOrder(ctx, "NOC-1"), shop.ECONFLICT, shop.MsgOrderPlaced)
+		wantCode(t, "complete twice", s.CompleteOrder(ctx, "NOC-1", true), shop.ECONFLICT, shop.MsgOrderPlaced)
 		if n, err := s.PlacedFromCart(ctx, "u1"); err != nil || n != 1 {
 			t.Errorf("placed from cart: %d, %v", n, err)
 		}
@@ -179,7 +179,7 @@ func testOrders(t *testing.T, b Backend) {
 		if o, _ := s.Order(ctx, "NOC-1"); !o.LeaseUntil.Equal(next) {
 			t.Errorf("lease: %v, want %v", o.LeaseUntil, next)
 		}
-		must(t, s.CompleteOrder(ctx, "NOC-1"))
+		must(t, s.CompleteOrder(ctx, "NOC-1", true))
 		if got, _ := s.ExpiredClaims(ctx, clock.Now().Add(time.Hour)); len(got) != 0 {
 			t.Errorf("a placed order is an expired claim: %+v", got)
 		}

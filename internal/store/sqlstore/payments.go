@@ -1,0 +1,75 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// MarkPaid moves an order awaiting payment to paid, only while it still
+// is awaiting payment and not cancelled (one conditional UPDATE, so two
+// staff members, or a webhook and the sweep, mark it once), and records
+// the event.
+func (s *Store) MarkPaid(ctx context.Context, orderID, actor string, at time.Time) (*shop.Order, error) {
+	err := s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE orders SET payment_status = ?, paid_at = ?
+			WHERE id = ? AND payment_status = ? AND status NOT IN (?, ?)`,
+			shop.PaymentPaid, at.Unix(), orderID, shop.PaymentAwaiting, shop.StatusCancelled, shop.StatusPending)
+		if err != nil {
+			return s.FormatError(err, "mark paid", nil)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			var status, payment string
+			err := tx.QueryRow(ctx, `SELECT status, payment_status FROM orders WHERE id = ?`, orderID).Scan(&status, &payment)
+			if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
+				return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+			} else if err != nil {
+				return s.FormatError(err, "mark paid", nil)
+			}
+			label := shop.PaymentLabel(payment)
+			if status == shop.StatusCancelled {
+				label = shop.StatusCancelled
+			}
+			return shop.Errorf(shop.ECONFLICT, shop.MsgNotAwaitingPayment, label)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
+			orderID, shop.PaymentPaid, "Payment received", actor, at.Unix()); err != nil {
+			return fmt.Errorf("order event: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Order(ctx, orderID)
+}
+
+// UnpaidSince lists placed orders of a provider still awaiting payment
+// that were placed before before.
+func (s *Store) UnpaidSince(ctx context.Context, provider string, before time.Time) ([]shop.Order, error) {
+	rows, err := s.Query(ctx, `SELECT `+orderColumns+` FROM orders
+		WHERE payment_status = ? AND payment_provider = ? AND status = ? AND created_at < ? ORDER BY created_at, id`,
+		shop.PaymentAwaiting, provider, shop.StatusProcessing, before.Unix())
+	return Collect(s, rows, err, "unpaid orders", func(rows *sql.Rows) (shop.Order, error) {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return shop.Order{}, err
+		}
+		return *o, nil
+	})
+}
+
+// RecordPaymentEvent stores a provider event's id once.
+func (s *Store) RecordPaymentEvent(ctx context.Context, id, orderID, kind string, at time.Time) (bool, error) {
+	res, err := s.Exec(ctx, `INSERT INTO payment_events (id, order_id, type, received_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`, id, orderID, kind, at.Unix())
+	if err != nil {
+		return false, s.FormatError(err, "record payment event", nil)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}

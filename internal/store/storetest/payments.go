@@ -1,0 +1,230 @@
+package storetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// PaymentStore is a back-office store that also moves payments forward.
+type PaymentStore interface {
+	BackOfficeStore
+	shop.PaymentStore
+}
+
+// testPayments checks payment states: what placing, paying, shipping and
+// cancelling do to them, that they only move forward, and that provider
+// events are acted on once.
+func testPayments(t *testing.T, b Backend) {
+	open := func(t *testing.T) PaymentStore {
+		s, _, _ := b.open(t)
+		ps, ok := s.(PaymentStore)
+		if !ok {
+			t.Skipf("%T does not implement the payment store", s)
+		}
+		return ps
+	}
+	t.Run("AwaitingThenPaid", func(t *testing.T) { awaitingThenPaid(t, open(t)) })
+	t.Run("ShipOnlyPaid", func(t *testing.T) { shipOnlyPaid(t, open(t)) })
+	t.Run("CancelStates", func(t *testing.T) { cancelStates(t, open(t)) })
+	t.Run("UnpaidSince", func(t *testing.T) { unpaidSince(t, open(t)) })
+	t.Run("EventsOnce", func(t *testing.T) { eventsOnce(t, open(t)) })
+	t.Run("AdminFilter", func(t *testing.T) { paymentFilter(t, open(t)) })
+}
+
+// placeUnpaid places owner's cart of one p1 as an order awaiting payment
+// by bank transfer.
+func placeUnpaid(t *testing.T, s PaymentStore, owner string) *shop.Order {
+	t.Helper()
+	ctx := context.Background()
+	must(t, s.AddToCart(ctx, owner, "p1", 1))
+	o, _, err := s.ClaimCart(ctx, owner, "k-"+owner, func(c shop.Cart, placed int) (*shop.Order, error) {
+		o := &shop.Order{ID: "NOC-" + owner, UserID: owner, Email: owner + "@example.com", ShipTo: shop.Address{Name: "A"},
+			PaymentMethod: "Bank transfer", PaymentProvider: shop.ProviderBankTransfer, Subtotal: 1000, Total: 1000,
+			LeaseUntil: time.Now().Add(time.Minute)}
+		o.Lines = []shop.OrderLine{{ProductID: "p1", Name: "Product p1", Price: 1000, Quantity: 1}}
+		return o, nil
+	})
+	must(t, err)
+	must(t, s.CompleteOrder(ctx, o.ID, false))
+	return o
+}
+
+func awaitingThenPaid(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	o := placeUnpaid(t, s, "guest_1")
+	got, err := s.Order(ctx, o.ID)
+	must(t, err)
+	if got.Status != shop.StatusProcessing || got.PaymentStatus != shop.PaymentAwaiting || !got.PaidAt.IsZero() ||
+		got.PaymentProvider != shop.ProviderBankTransfer || got.Currency != shop.DefaultCurrency {
+		t.Fatalf("placed by bank transfer: status %q, payment %q, paid at %v, provider %q, currency %q; want processing, awaiting, never, bank_transfer, usd",
+			got.Status, got.PaymentStatus, got.PaidAt, got.PaymentProvider, got.Currency)
+	}
+	if n, err := s.Stock(ctx, "p1"); err != nil || n != 4 {
+		t.Errorf("stock while awaiting payment: %d (%v), want 4 (held)", n, err)
+	}
+	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	// Two staff members (or a webhook and the sweep) at once: one marks it.
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, errs[i] = s.MarkPaid(ctx, o.ID, "ada@example.com", at) }()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case shop.ErrorCode(err) != shop.ECONFLICT:
+			t.Errorf("racing mark paid: %v, want success or ECONFLICT", err)
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d of 4 racing mark-paids succeeded, want 1", ok)
+	}
+	got, err = s.Order(ctx, o.ID)
+	must(t, err)
+	if got.PaymentStatus != shop.PaymentPaid || !got.PaidAt.Equal(at) || !got.Paid() {
+		t.Errorf("after mark paid: %q at %v, want paid at %v", got.PaymentStatus, got.PaidAt, at)
+	}
+	events, err := s.OrderEvents(ctx, o.ID)
+	must(t, err)
+	if n := len(events); n != 1 || events[0].Status != shop.PaymentPaid || events[0].Actor != "ada@example.com" {
+		t.Errorf("events after mark paid: %+v, want one paid event by ada", events)
+	}
+	_, err = s.MarkPaid(ctx, o.ID, "ada@example.com", at)
+	wantCode(t, "mark paid twice", err, shop.ECONFLICT, "This order is not awaiting payment (it is Paid).")
+	_, err = s.MarkPaid(ctx, "NOC-nope", "", at)
+	wantCode(t, "mark an unknown order paid", err, shop.ENOTFOUND, shop.MsgOrderNotFound)
+}
+
+func shipOnlyPaid(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	o := placeUnpaid(t, s, "guest_1")
+	ship := shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusShipped, Carrier: "UPS", Tracking: "1Z999"}
+	_, err := s.TransitionOrder(ctx, ship)
+	wantCode(t, "ship an unpaid order", err, shop.ECONFLICT, shop.MsgShipUnpaid)
+	_, err = s.MarkPaid(ctx, o.ID, "", time.Now())
+	must(t, err)
+	got, err := s.TransitionOrder(ctx, ship)
+	must(t, err)
+	if got.Status != shop.StatusShipped || got.PaymentStatus != shop.PaymentPaid {
+		t.Errorf("shipped after payment: %q/%q, want shipped/paid", got.Status, got.PaymentStatus)
+	}
+}
+
+func cancelStates(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	unpaid := placeUnpaid(t, s, "guest_1")
+	paid := placeUnpaid(t, s, "guest_2")
+	_, err := s.MarkPaid(ctx, paid.ID, "", time.Now())
+	must(t, err)
+	for _, tt := range []struct {
+		id, payment string
+		refunded    shop.Cents
+	}{
+		{unpaid.ID, shop.PaymentFailed, 0},
+		{paid.ID, shop.PaymentRefunded, 1000},
+	} {
+		got, err := s.TransitionOrder(ctx, shop.Transition{OrderID: tt.id, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: "r"})
+		must(t, err)
+		if got.PaymentStatus != tt.payment || got.Refunded != tt.refunded {
+			t.Errorf("cancelled %s: payment %q, refunded %v; want %q, %v", tt.id, got.PaymentStatus, got.Refunded, tt.payment, tt.refunded)
+		}
+		_, err = s.MarkPaid(ctx, tt.id, "", time.Now())
+		wantCode(t, "mark a cancelled order paid", err, shop.ECONFLICT, "This order is not awaiting payment (it is cancelled).")
+	}
+	if n, err := s.Stock(ctx, "p1"); err != nil || n != 5 {
+		t.Errorf("stock after both cancelled: %d (%v), want 5", n, err)
+	}
+}
+
+func unpaidSince(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	a := placeUnpaid(t, s, "guest_1")
+	b := placeUnpaid(t, s, "guest_2")
+	_, err := s.MarkPaid(ctx, b.ID, "", time.Now())
+	must(t, err)
+	later := a.CreatedAt.Add(time.Second)
+	got, err := s.UnpaidSince(ctx, shop.ProviderBankTransfer, later)
+	must(t, err)
+	if len(got) != 1 || got[0].ID != a.ID {
+		t.Errorf("unpaid bank transfers placed before %v: %v, want only %s", later, orderIDs(got), a.ID)
+	}
+	if got, err := s.UnpaidSince(ctx, shop.ProviderBankTransfer, a.CreatedAt); err != nil || len(got) != 0 {
+		t.Errorf("unpaid placed before the first was placed: %v (%v), want none", orderIDs(got), err)
+	}
+	if got, err := s.UnpaidSince(ctx, shop.ProviderStripe, later); err != nil || len(got) != 0 {
+		t.Errorf("unpaid Stripe orders: %v (%v), want none", orderIDs(got), err)
+	}
+}
+
+func orderIDs(os []shop.Order) []string {
+	var out []string
+	for _, o := range os {
+		out = append(out, o.ID)
+	}
+	return out
+}
+
+func eventsOnce(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	fresh := make([]bool, 5)
+	for i := range fresh {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			fresh[i], err = s.RecordPaymentEvent(ctx, "evt_1", "NOC-1", "checkout.session.completed", time.Now())
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for _, f := range fresh {
+		if f {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the same event recorded 5 times at once: new %d times, want 1", n)
+	}
+	if ok, err := s.RecordPaymentEvent(ctx, "evt_2", "NOC-1", "charge.refunded", time.Now()); err != nil || !ok {
+		t.Errorf("another event: new %v (%v), want true", ok, err)
+	}
+}
+
+func paymentFilter(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	a := placeUnpaid(t, s, "guest_1")
+	b := placeUnpaid(t, s, "guest_2")
+	_, err := s.MarkPaid(ctx, b.ID, "", time.Now())
+	must(t, err)
+	for _, tt := range []struct {
+		payment string
+		want    []string
+	}{
+		{shop.PaymentAwaiting, []string{a.ID}},
+		{shop.PaymentPaid, []string{b.ID}},
+		{shop.PaymentRefunded, nil},
+	} {
+		got, total, err := s.AdminOrders(ctx, shop.AdminOrderQuery{Payment: tt.payment})
+		must(t, err)
+		if total != len(tt.want) || len(got) != len(tt.want) || (len(got) == 1 && got[0].ID != tt.want[0]) {
+			t.Errorf("orders %s: %v (total %d), want %v", tt.payment, orderIDs(got), total, tt.want)
+		}
+	}
+}
