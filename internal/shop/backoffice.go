@@ -99,8 +99,8 @@ const AdminOrdersPageSize = 25
 type AdminOrderQuery struct {
 	Status  string
 	Payment string // a payment state, "" for any
-	From   time.Time
-	To     time.Time
+	From    time.Time
+	To      time.Time
 	// Search matches an order number (prefix, any case) or the e-mail
 	// address (exact, normalised).
 	Search string
