@@ -78,6 +78,8 @@ type Config struct {
 	TrustedProxies []string
 	// Demo creates the demo account and its orders at start.
 	Demo bool
+	// Payments are the payment methods and their settings.
+	Payments Payments
 }
 
 // GoogleEnabled reports whether the Google button shows.
@@ -139,6 +141,7 @@ func Load(getenv func(string) string) (*Config, error) {
 	cfg.ImageWorkers = e.number("IMAGE_WORKERS", DefaultImageWorkers, 1, 64, "IMAGE_WORKERS must be a whole number from 1 to 64")
 	cfg.ImportDefaultStock = e.number("IMPORT_DEFAULT_STOCK", 25, 0, 1_000_000, "IMPORT_DEFAULT_STOCK must be a whole number from 0 to 1000000")
 	loadPayment(e, cfg)
+	loadPayments(e, cfg)
 	cfg.MaxConns = e.number("MAX_CONNS", DefaultMaxConns, 16, 1_000_000, "MAX_CONNS must be a number from 16 to 1000000")
 	cfg.TrustedProxies = e.proxies("TRUSTED_PROXIES")
 	cfg.Demo = e.boolean("DEMO", "DEMO must be true or false (or 1 or 0)")

@@ -3,8 +3,10 @@ package config_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nocturne/storefront/internal/config"
 )
@@ -105,6 +107,21 @@ func TestLoad_Errors(t *testing.T) {
 		{"ImageWorkersZero", map[string]string{"IMAGE_WORKERS": "0"}, `IMAGE_WORKERS must be a whole number from 1 to 64, got "0"`},
 		{"ImageWorkersNotNumber", map[string]string{"IMAGE_WORKERS": "two"}, `IMAGE_WORKERS must be a whole number from 1 to 64, got "two"`},
 		{"ImageWorkersTooMany", map[string]string{"IMAGE_WORKERS": "65"}, "IMAGE_WORKERS must be a whole number from 1 to 64"},
+		{"PaymentMethodUnknown", map[string]string{"PAYMENT_METHODS": "demo,paypal"}, `PAYMENT_METHODS must list demo, stripe or bank_transfer, separated by commas, got "paypal"`},
+		{"PaymentMethodTwice", map[string]string{"PAYMENT_METHODS": "demo, demo"}, "PAYMENT_METHODS lists demo twice"},
+		{"PaymentMethodsEmpty", map[string]string{"PAYMENT_METHODS": " , "}, "PAYMENT_METHODS must list at least one"},
+		{"StripeNoKey", map[string]string{"PAYMENT_METHODS": "stripe"}, "PAYMENT_METHODS includes stripe, so STRIPE_SECRET_KEY must be set"},
+		{"StripePublishableKey", map[string]string{"PAYMENT_METHODS": "stripe", "STRIPE_SECRET_KEY": "pk_test_hunter2"}, "STRIPE_SECRET_KEY must be set to a Stripe secret"},
+		{"StripeNoWebhookSecret", map[string]string{"PAYMENT_METHODS": "stripe", "STRIPE_SECRET_KEY": "sk_test_hunter2"}, "STRIPE_WEBHOOK_SECRET must be set"},
+		{"StripeLiveOverHTTP", map[string]string{"PAYMENT_METHODS": "stripe", "STRIPE_SECRET_KEY": "sk_live_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter2",
+			"BASE_URL": "http://shop.example"}, "STRIPE_SECRET_KEY is a live key, which takes real money: BASE_URL must be https"},
+		{"StripeRestrictedLiveOverHTTP", map[string]string{"PAYMENT_METHODS": "stripe", "STRIPE_SECRET_KEY": "rk_live_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter2"},
+			"BASE_URL must be https"},
+		{"StripeSessionTTLTooShort", map[string]string{"STRIPE_SESSION_TTL": "10m"}, "STRIPE_SESSION_TTL must be a duration from 30m to 24h"},
+		{"StripeAPIURL", map[string]string{"STRIPE_API_URL": "api.stripe.com"}, "STRIPE_API_URL must be an absolute"},
+		{"BankTransferNoInstructions", map[string]string{"PAYMENT_METHODS": "demo,bank_transfer"}, "BANK_TRANSFER_INSTRUCTIONS must say where to send the money"},
+		{"BankTransferHold", map[string]string{"BANK_TRANSFER_HOLD": "a week"}, `BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h, got "a week"`},
+		{"BankTransferHoldTooLong", map[string]string{"BANK_TRANSFER_HOLD": "91d"}, "BANK_TRANSFER_HOLD must be a duration from 1h to 90d"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,5 +186,31 @@ func TestLoad_Postgres(t *testing.T) {
 		if !cfg.Postgres() || cfg.DatabaseMaxConns != 12 || cfg.DatabaseURL != u {
 			t.Errorf("%s: postgres=%v max conns %d url %q", u, cfg.Postgres(), cfg.DatabaseMaxConns, cfg.DatabaseURL)
 		}
+	}
+}
+
+// Payment methods: demo alone by default (a fresh clone takes no money and
+// needs no keys); each method's settings when it is listed.
+func TestLoad_Payments(t *testing.T) {
+	cfg, err := config.Load(env(map[string]string{"DATA_DIR": t.TempDir()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Payments
+	if !slices.Equal(p.Methods, []string{"demo"}) || p.StripeSessionTTL != 30*time.Minute || p.BankTransferHold != 7*24*time.Hour ||
+		p.StripeAPIURL != "https://api.stripe.com" {
+		t.Errorf("defaults: %+v", p)
+	}
+	cfg, err = config.Load(env(map[string]string{"DATA_DIR": t.TempDir(), "PAYMENT_METHODS": "bank_transfer, stripe,demo",
+		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "BASE_URL": "https://shop.example",
+		"STRIPE_API_URL": "http://127.0.0.1:12111/", "STRIPE_SESSION_TTL": "1h",
+		"BANK_TRANSFER_INSTRUCTIONS": " IBAN DE00 1234 ", "BANK_TRANSFER_HOLD": "3d"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = cfg.Payments
+	if !slices.Equal(p.Methods, []string{"bank_transfer", "stripe", "demo"}) || p.StripeAPIURL != "http://127.0.0.1:12111" ||
+		p.StripeSessionTTL != time.Hour || p.BankTransferInstructions != "IBAN DE00 1234" || p.BankTransferHold != 72*time.Hour {
+		t.Errorf("set: %+v", p)
 	}
 }

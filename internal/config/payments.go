@@ -1,0 +1,105 @@
+package config
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Payments are the payment methods' settings.
+type Payments struct {
+	// Methods are the methods the Payment step offers, in PAYMENT_METHODS'
+	// order: shop.ProviderDemo, shop.ProviderStripe,
+	// shop.ProviderBankTransfer.
+	Methods []string
+	// Stripe Checkout: the API key, the webhook endpoint's signing secret,
+	// the API's address (a test server's in tests) and how long a hosted
+	// payment page stays open, holding the order's stock.
+	StripeSecretKey     string
+	StripeWebhookSecret string
+	StripeAPIURL        string
+	StripeSessionTTL    time.Duration
+	// BankTransferInstructions tell the shopper where to send the money;
+	// an unpaid bank transfer is cancelled after BankTransferHold.
+	BankTransferInstructions string
+	BankTransferHold         time.Duration
+}
+
+// Offers reports whether the Payment step offers method.
+func (p Payments) Offers(method string) bool { return slices.Contains(p.Methods, method) }
+
+// Defaults of the payment settings.
+const (
+	// DefaultStripeSessionTTL is Stripe's shortest: a Checkout Session may
+	// expire 30 minutes to 24 hours after it is made, and stock is held
+	// while it is open.
+	DefaultStripeSessionTTL = 30 * time.Minute
+	DefaultBankTransferHold = 7 * 24 * time.Hour
+	DefaultStripeAPIURL     = "https://api.stripe.com"
+)
+
+// liveStripeKey reports a key that takes real money.
+func liveStripeKey(key string) bool {
+	return strings.HasPrefix(key, "sk_live_") || strings.HasPrefix(key, "rk_live_")
+}
+
+// loadPayments reads the payment methods and what each needs; a method
+// without the key it needs stops the start with a line saying which.
+func loadPayments(e *env, cfg *Config) {
+	p := &cfg.Payments
+	p.Methods = nil
+	for _, m := range strings.Split(e.text("PAYMENT_METHODS", shop.ProviderDemo), ",") {
+		m = strings.TrimSpace(m)
+		switch {
+		case m == "":
+			continue
+		case m != shop.ProviderDemo && m != shop.ProviderStripe && m != shop.ProviderBankTransfer:
+			e.fail("PAYMENT_METHODS must list demo, stripe or bank_transfer, separated by commas, got %q", m)
+		case slices.Contains(p.Methods, m):
+			e.fail("PAYMENT_METHODS lists %s twice", m)
+		}
+		p.Methods = append(p.Methods, m)
+	}
+	if len(p.Methods) == 0 {
+		e.fail("PAYMENT_METHODS must list at least one of demo, stripe or bank_transfer")
+	}
+	p.StripeSecretKey = e.get("STRIPE_SECRET_KEY")
+	p.StripeWebhookSecret = e.get("STRIPE_WEBHOOK_SECRET")
+	p.StripeAPIURL = strings.TrimRight(e.httpURL("STRIPE_API_URL", DefaultStripeAPIURL, "STRIPE_API_URL must be an absolute http(s) URL"), "/")
+	p.StripeSessionTTL = e.duration("STRIPE_SESSION_TTL", DefaultStripeSessionTTL, 30*time.Minute, 24*time.Hour,
+		"STRIPE_SESSION_TTL must be a duration from 30m to 24h (Stripe's limits) such as 30m")
+	p.BankTransferInstructions = strings.TrimSpace(e.get("BANK_TRANSFER_INSTRUCTIONS"))
+	p.BankTransferHold = e.days("BANK_TRANSFER_HOLD", DefaultBankTransferHold, time.Hour, 90*24*time.Hour,
+		"BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h")
+	if p.Offers(shop.ProviderStripe) {
+		// The values are never echoed: they are secrets.
+		switch {
+		case !strings.HasPrefix(p.StripeSecretKey, "sk_") && !strings.HasPrefix(p.StripeSecretKey, "rk_"):
+			e.fail("PAYMENT_METHODS includes stripe, so STRIPE_SECRET_KEY must be set to a Stripe secret or restricted key (sk_… or rk_…)")
+		case !strings.HasPrefix(p.StripeWebhookSecret, "whsec_"):
+			e.fail("PAYMENT_METHODS includes stripe, so STRIPE_WEBHOOK_SECRET must be set to the webhook endpoint's signing secret (whsec_…)")
+		case liveStripeKey(p.StripeSecretKey) && (cfg.BaseURL == nil || cfg.BaseURL.Scheme != "https"):
+			e.fail("STRIPE_SECRET_KEY is a live key, which takes real money: BASE_URL must be https")
+		}
+	}
+	if p.Offers(shop.ProviderBankTransfer) && p.BankTransferInstructions == "" {
+		e.fail("PAYMENT_METHODS includes bank_transfer, so BANK_TRANSFER_INSTRUCTIONS must say where to send the money")
+	}
+}
+
+// days reads a duration that may also be written in whole days ("7d").
+func (e *env) days(key string, def, lo, hi time.Duration, what string) time.Duration {
+	v := e.get(key)
+	if n, ok := strings.CutSuffix(v, "d"); ok && v != "" {
+		d, err := strconv.Atoi(n)
+		if err != nil || time.Duration(d)*24*time.Hour < lo || time.Duration(d)*24*time.Hour > hi {
+			e.fail("%s, got %q", what, v)
+			return def
+		}
+		return time.Duration(d) * 24 * time.Hour
+	}
+	return e.duration(key, def, lo, hi, what)
+}
