@@ -75,6 +75,7 @@ const (
 	lockSweepSessions
 	lockSweepThrottles
 	lockRecovery
+	lockPaymentSweep
 )
 
 // exclusive runs fn under the lock key, or skips it when another instance

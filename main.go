@@ -141,6 +141,8 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	}
 	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
 	checkoutSvc := startCheckout(ctx, cfg, db, gateway, mailer, log, jobs)
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
+	startPaymentSweep(ctx, cfg, db, office, log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
 	app := handlers.New(handlers.Deps{
@@ -169,8 +171,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Unavailable: db.Unavailable,
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
-			Service: &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway,
-				BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log},
+			Service: office,
 		},
 	})
 	return app, checkoutSvc, nil
@@ -251,6 +252,7 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway
 	svc := &checkout.Service{
 		Orders: db, Carts: db, Gateway: gateway,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
+		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold},
 	}
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
@@ -262,6 +264,22 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway
 		})
 	})
 	return svc
+}
+
+// startPaymentSweep cancels, every minute on one instance at a time, the
+// bank transfers that did not arrive within their hold, so their stock goes
+// back on sale. It runs even when bank transfers are no longer offered:
+// orders placed before still hold stock.
+func startPaymentSweep(ctx context.Context, cfg *config.Config, db *backend, office *backoffice.Service, log *slog.Logger, jobs *errgroup.Group) {
+	goJob(ctx, jobs, func(ctx context.Context) {
+		db.every(ctx, lockPaymentSweep, time.Minute, log, "payment sweep", func(ctx context.Context) {
+			if n, err := office.ExpireTransfers(ctx, cfg.Payments.BankTransferHold); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("payment sweep", "err", err)
+			} else if n > 0 {
+				log.Info("payment sweep: unpaid bank transfers cancelled", "orders", n)
+			}
+		})
+	})
 }
 
 // serve listens on PORT until ctx ends (SIGINT, SIGTERM), then stops

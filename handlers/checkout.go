@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -23,6 +25,7 @@ type checkoutHandlers struct {
 	carts    shop.CartStore
 	orders   shop.OrderStore
 	owners   *cartOwners
+	payments config.Payments
 }
 
 // routes registers checkout's routes; perIP limits the payment and the
@@ -48,8 +51,47 @@ const sessionCheckout = "checkout"
 // and, of the card, only what the review shows and the gateway's token.
 type checkoutState struct {
 	Shipping *checkout.Shipping `json:"shipping,omitempty"`
+	Method   string             `json:"method,omitempty"`
 	Card     *keptCard          `json:"card,omitempty"`
 }
+
+// paymentChosen reports whether the Payment step is done: a demo card was
+// given, or another method still offered was chosen.
+func (st checkoutState) paymentChosen(p config.Payments) bool {
+	switch st.Method {
+	case "", shop.ProviderDemo:
+		return st.Card != nil && p.Offers(shop.ProviderDemo)
+	}
+	return p.Offers(st.Method)
+}
+
+// card is the demo card kept, or none.
+func (st checkoutState) card() checkout.Card {
+	if st.Card == nil {
+		return checkout.Card{}
+	}
+	return st.Card.card()
+}
+
+// payMethods are the methods the Payment step offers, as it shows them.
+func payMethods(p config.Payments, holdDays int) []pages.PayMethod {
+	var out []pages.PayMethod
+	for _, m := range p.Methods {
+		switch m {
+		case shop.ProviderDemo:
+			out = append(out, pages.PayMethod{Value: m, Label: "Demo card", Note: "a simulated card payment: no money is taken"})
+		case shop.ProviderStripe:
+			out = append(out, pages.PayMethod{Value: m, Label: "Card", Note: "on Stripe's secure payment page"})
+		case shop.ProviderBankTransfer:
+			out = append(out, pages.PayMethod{Value: m, Label: "Bank transfer",
+				Note: fmt.Sprintf("pay from your bank after placing the order; we hold your items for %d days", holdDays)})
+		}
+	}
+	return out
+}
+
+// MsgChooseMethod asks for a payment method the Payment step offers.
+const MsgChooseMethod = "Please choose how you would like to pay."
 
 type keptCard struct {
 	Brand    string `json:"brand"`
@@ -123,7 +165,7 @@ func (a *checkoutHandlers) checkoutEntry(c *fiber.Ctx) error {
 	switch {
 	case st.Shipping == nil:
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
-	case st.Card == nil:
+	case !st.paymentChosen(a.payments):
 		return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 	}
 	return c.Redirect("/checkout/review", fiber.StatusSeeOther)
@@ -203,7 +245,10 @@ func (a *checkoutHandlers) paymentPage(c *fiber.Ctx) error {
 	if st.Shipping == nil {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
-	p := pages.CheckoutStep{Step: 2, Summary: summary(cart)}
+	p := pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(), Method: st.Method}
+	if p.Method == "" {
+		p.Method = a.payments.Methods[0]
+	}
 	if st.Card != nil {
 		p.SaveCard = st.Card.Save
 	}
@@ -227,11 +272,27 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 	if st.Shipping == nil {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
+	method := web.FormValue(c, "method")
+	if len(a.payments.Methods) == 1 {
+		method = a.payments.Methods[0]
+	}
 	var saved *shop.SavedCard
 	if !u.IsGuest {
 		if saved, err = a.orders.SavedCard(c.UserContext(), u.ID); err != nil {
 			return err
 		}
+	}
+	if !a.payments.Offers(method) {
+		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(),
+			Error: MsgChooseMethod, Errors: shop.FieldErrors{"method": MsgChooseMethod}, CardName: strings.TrimSpace(web.FormValue(c, "cardName")),
+			SavedCard: saved})
+	}
+	if method != shop.ProviderDemo {
+		st.Method, st.Card = method, nil
+		if err := a.saveCheckout(c, st); err != nil {
+			return err
+		}
+		return c.Redirect("/checkout/review", fiber.StatusSeeOther)
 	}
 	in := checkout.Payment{CardNumber: web.FormValue(c, "cardNumber"), CardName: web.FormValue(c, "cardName"),
 		Expiry: web.FormValue(c, "expiryDate"), CVV: web.FormValue(c, "cvv"), SaveCard: web.FormValue(c, "saveCard") != ""}
@@ -246,11 +307,13 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 	if msg != "" {
 		// The card number and CVV are never sent back; the name is.
 		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart),
-			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved})
+			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved,
+			Methods: a.methods(), Method: method})
 	}
 	if card.Token, err = a.checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
 		return err
 	}
+	st.Method = shop.ProviderDemo
 	st.Card = &keptCard{Brand: card.Brand, Last4: card.Last4, ExpMonth: card.ExpMonth, ExpYear: card.ExpYear, Token: card.Token, Save: card.Save}
 	if err := a.saveCheckout(c, st); err != nil {
 		return err
@@ -266,13 +329,13 @@ func (a *checkoutHandlers) reviewStep(c *fiber.Ctx, status int, owner string, ca
 	if err != nil {
 		return err
 	}
-	card := st.Card.card()
+	card := st.card()
 	why := ""
 	if declined {
 		why = checkout.MsgCardDeclined
 	}
 	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart), Shipping: shippingForm(*st.Shipping),
-		CardLabel: card.Label(), CardExpiry: card.Expiry(), Key: key, Error: msg, Declined: why})
+		CardLabel: card.Label(), CardExpiry: card.Expiry(), Method: st.Method, Key: key, Error: msg, Declined: why})
 }
 
 func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
@@ -284,10 +347,15 @@ func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
 	switch {
 	case st.Shipping == nil:
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
-	case st.Card == nil:
+	case !st.paymentChosen(a.payments):
 		return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 	}
 	return a.reviewStep(c, fiber.StatusOK, u.ID, cart, st, "", false)
+}
+
+// methods are the Payment step's choices.
+func (a *checkoutHandlers) methods() []pages.PayMethod {
+	return payMethods(a.payments, checkout.BankTransfer{Hold: a.payments.BankTransferHold}.HoldDays())
 }
 
 // checkoutBack leaves the review for the payment step; the card must be
@@ -303,12 +371,12 @@ func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
 	}
 	st := a.loadCheckout(c)
 	key := web.FormValue(c, "key")
-	if key == "" || st.Shipping == nil || st.Card == nil {
+	if key == "" || st.Shipping == nil || !st.paymentChosen(a.payments) {
 		// A replayed form after the checkout ended: show what became of it.
 		return a.showPlaced(c, u.ID, key, "")
 	}
 	res, err := a.checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping,
-		Card: st.Card.card(), Key: key})
+		Method: st.Method, Card: st.card(), Key: key})
 	if err != nil {
 		if shop.ErrorCode(err) != shop.EINVALID && shop.ErrorCode(err) != shop.ECONFLICT {
 			a.Log.Error("place order", "err", err, "request_id", web.RequestID(c))
@@ -331,7 +399,7 @@ func (a *checkoutHandlers) reviewAgain(c *fiber.Ctx, owner string, st checkoutSt
 	if err != nil {
 		return err
 	}
-	if len(cart.Lines) == 0 || st.Shipping == nil || st.Card == nil {
+	if len(cart.Lines) == 0 || st.Shipping == nil || !st.paymentChosen(a.payments) {
 		return a.RedirectWithFlash(c, "/cart", msg)
 	}
 	return a.reviewStep(c, status, owner, cart, st, msg, declined)

@@ -32,6 +32,8 @@ type orderHandlers struct {
 	// shopper's own cancel; nil: neither is shown.
 	events  OrderEvents
 	cancels ShopperCancels
+	// transfer is where bank transfers go, shown on an order awaiting one.
+	transfer string
 }
 
 // OrderEvents is the order history an order page shows.
@@ -154,7 +156,7 @@ func (a *orderHandlers) orderPage(c *fiber.Ctx) error {
 		back, backLabel = "/orders/lookup", "Back to order lookup"
 	}
 	set, _ := a.Assets.Current()
-	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel}
+	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel, PayInstructions: a.transfer}
 	if err := a.orderTimeline(c, &p); err != nil {
 		return err
 	}

@@ -181,8 +181,9 @@ func New(d Deps) *fiber.App {
 	account := &accountHandlers{Pages: pages, auth: d.Auth, sessions: d.Sessions, users: d.Users, orders: d.Orders,
 		carts: d.Carts, owners: owners, google: d.Google, clientIP: a.clientIP}
 	carts := &cartHandlers{Pages: pages, owners: owners, cart: d.Cart, carts: d.Carts, wishlists: d.Wishlists}
-	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners}
-	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions}
+	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners,
+		payments: d.Config.Payments}
+	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions, transfer: d.Config.Payments.BankTransferInstructions}
 	if d.Admin.Fulfilment != nil {
 		orders.events = d.Admin.Fulfilment
 	}

@@ -64,6 +64,7 @@ type OrderActions interface {
 	Ship(ctx context.Context, actor, orderID string, in backoffice.ShipInput) (shop.FieldErrors, error)
 	Deliver(ctx context.Context, actor, orderID string) error
 	Cancel(ctx context.Context, actor, orderID, reason string) (shop.FieldErrors, error)
+	MarkPaid(ctx context.Context, actor, orderID string) error
 }
 
 // BackOffice is the back office: the role check in front of every page,
@@ -161,6 +162,7 @@ var table = []route{
 	{Route{"POST", "/admin/orders/:id/ship", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminShip }},
 	{Route{"POST", "/admin/orders/:id/deliver", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminDeliver }},
 	{Route{"POST", "/admin/orders/:id/cancel", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminCancel }},
+	{Route{"POST", "/admin/orders/:id/paid", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminMarkPaid }},
 	{Route{"GET", "/admin/messages", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessages }},
 	{Route{"GET", "/admin/messages/:id", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessage }},
 	{Route{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMarkHandled }},
@@ -288,6 +290,11 @@ func adminOrdersQuery(c *fiber.Ctx) (shop.AdminOrderQuery, shop.FieldErrors) {
 			q.Status = s
 		}
 	}
+	for _, s := range shop.PaymentStates {
+		if c.Query("payment") == s {
+			q.Payment = s
+		}
+	}
 	errs := shop.FieldErrors{}
 	if v := c.Query("from"); v != "" {
 		if t, err := time.Parse("2006-01-02", v); err == nil {
@@ -315,11 +322,11 @@ func (a *orderPages) adminOrders(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p := pages.AdminOrdersPage{Nav: adminNav(c, backoffice.AreaOrders), Orders: orders, Total: total, Status: q.Status,
+	p := pages.AdminOrdersPage{Nav: adminNav(c, backoffice.AreaOrders), Orders: orders, Total: total, Status: q.Status, Payment: q.Payment,
 		From: c.Query("from"), To: c.Query("to"), Search: q.Search, Statuses: shop.OrderStatuses, Errors: errs}
 	p.Pagination = web.Paginate(q.Page, lastPage(total, shop.AdminOrdersPageSize), func(n int) string {
 		v := url.Values{}
-		for _, k := range []string{"status", "from", "to", "q"} {
+		for _, k := range []string{"status", "payment", "from", "to", "q"} {
 			if s := c.Query(k); s != "" {
 				v.Set(k, s)
 			}
@@ -408,8 +415,21 @@ func (a *orderPages) adminCancel(c *fiber.Ctx) error {
 	}
 	reason := web.FormValue(c, "reason")
 	errs, err := a.service.Cancel(c.UserContext(), staffEmail(c), o.ID, reason)
-	return a.orderActionDone(c, o, pages.AdminOrderPage{Reason: reason}, errs, err,
-		"Order "+o.ID+" cancelled and refunded; the stock is back and the shopper was e-mailed.")
+	done := "Order " + o.ID + " cancelled and refunded; the stock is back and the shopper was e-mailed."
+	if !o.Paid() {
+		done = "Order " + o.ID + " cancelled; the stock is back and the shopper was e-mailed."
+	}
+	return a.orderActionDone(c, o, pages.AdminOrderPage{Reason: reason}, errs, err, done)
+}
+
+// adminMarkPaid records a bank transfer's arrival.
+func (a *orderPages) adminMarkPaid(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	err = a.service.MarkPaid(c.UserContext(), staffEmail(c), o.ID)
+	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, "Order "+o.ID+" marked paid; the shopper was e-mailed, and it can ship.")
 }
 
 // --- Messages

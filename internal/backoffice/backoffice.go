@@ -64,6 +64,7 @@ type Refunder interface {
 type OrderStore interface {
 	Order(ctx context.Context, id string) (*shop.Order, error)
 	shop.FulfilmentStore
+	shop.PaymentStore
 }
 
 // Service carries out staff (and shopper) actions on orders.
@@ -233,8 +234,12 @@ func (s *Service) notify(ctx context.Context, o *shop.Order) {
 		fmt.Fprintf(&b, "Your order %s was delivered. We hope you enjoy it.\n", o.ID)
 	case shop.StatusCancelled:
 		subject = "Your order " + o.ID + " was cancelled"
-		fmt.Fprintf(&b, "Your order %s was cancelled.\nReason: %s\n\n%s is refunded to your %s; refunds take 3-5 business days, plus 5-10 days for your bank.\n",
-			o.ID, o.CancelReason, o.Total, o.PaymentMethod)
+		fmt.Fprintf(&b, "Your order %s was cancelled.\nReason: %s\n\n", o.ID, o.CancelReason)
+		if o.PaymentStatus == shop.PaymentRefunded {
+			fmt.Fprintf(&b, "%s is refunded to your %s; refunds take 3-5 business days, plus 5-10 days for your bank.\n", o.Refunded, o.PaymentMethod)
+		} else {
+			fmt.Fprintf(&b, "No payment was taken, so there is nothing to refund.\n")
+		}
 	default:
 		return
 	}
@@ -243,4 +248,55 @@ func (s *Service) notify(ctx context.Context, o *shop.Order) {
 	if err := s.Mailer.Send(ctx, shop.Email{To: o.Email, Subject: subject, Body: b.String()}); err != nil {
 		s.Log.Error("order status e-mail", "err", err, "order", o.ID)
 	}
+}
+
+// MarkPaid records that an order awaiting a bank transfer was paid: staff
+// saw the money arrive. The shopper is told, and the order can ship.
+func (s *Service) MarkPaid(ctx context.Context, actor, orderID string) error {
+	before, err := s.Orders.Order(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	if before.Status == shop.StatusPending {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	}
+	after, err := s.Orders.MarkPaid(ctx, orderID, actor, s.Now().UTC())
+	if err != nil {
+		return err
+	}
+	s.Record(ctx, actor, "order.paid", after.ID, map[string]string{"payment": before.PaymentStatus}, map[string]string{"payment": after.PaymentStatus})
+	body := fmt.Sprintf("We received your payment of %s for order %s. We'll let you know when it ships.\n\nSee your order at %s/orders/%s.\n",
+		after.Total, after.ID, s.BaseURL, after.ID)
+	if err := s.Mailer.Send(context.WithoutCancel(ctx), shop.Email{To: after.Email, Subject: "Payment received for order " + after.ID, Body: body}); err != nil {
+		s.Log.Error("payment e-mail", "err", err, "order", after.ID)
+	}
+	return nil
+}
+
+// MsgTransferNotReceived is the reason an unpaid bank transfer is
+// cancelled with; %d is the hold in days.
+const MsgTransferNotReceived = "Your bank transfer did not arrive within %d days, so the items went back on sale."
+
+// ExpireTransfers cancels every bank-transfer order still unpaid hold
+// after it was placed: its stock goes back on sale and the shopper is
+// told. Each cancel is a conditional update, so instances sweeping at once
+// cancel (and mail) an order once.
+func (s *Service) ExpireTransfers(ctx context.Context, hold time.Duration) (int, error) {
+	stale, err := s.Orders.UnpaidSince(ctx, shop.ProviderBankTransfer, s.Now().Add(-hold))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, o := range stale {
+		reason := fmt.Sprintf(MsgTransferNotReceived, int(hold.Hours()+23)/24)
+		_, err := s.move(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: reason, Unpaid: true})
+		switch {
+		case shop.ErrorCode(err) == shop.ECONFLICT || shop.ErrorCode(err) == shop.ENOTFOUND:
+			continue // paid or cancelled meanwhile, or by another instance
+		case err != nil:
+			return n, fmt.Errorf("expire bank transfer %s: %w", o.ID, err)
+		}
+		n++
+	}
+	return n, nil
 }

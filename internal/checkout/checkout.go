@@ -358,6 +358,9 @@ type Service struct {
 	Log     *slog.Logger
 	// PaymentTimeout bounds one charge (DefaultPaymentTimeout if 0).
 	PaymentTimeout time.Duration
+	// BankTransfer says where to send a bank transfer and how long its
+	// order holds its stock.
+	BankTransfer BankTransfer
 	// WaitForOther is how long a second Place Order of a cart whose payment
 	// is under way (another tab, another device) waits for that payment's
 	// outcome before answering "still processing": 0 waits up to the
@@ -386,13 +389,25 @@ func (s *Service) SweepInterval() time.Duration {
 	return min(max(s.Lease()/2, time.Second), time.Minute)
 }
 
+// BankTransfer is the bank-transfer method's settings.
+type BankTransfer struct {
+	Instructions string
+	Hold         time.Duration
+}
+
+// HoldDays is the hold in whole days, as shoppers are told it.
+func (b BankTransfer) HoldDays() int { return int(b.Hold.Hours()+23) / 24 }
+
 // PlaceInput is everything Place Order needs.
 type PlaceInput struct {
 	UserID    string
 	CartOwner string
 	Shipping  Shipping
-	Card      Card
-	Key       string // the reviewed cart's CartKey
+	// Method is the payment method (shop.ProviderDemo when empty); Card is
+	// the demo card's.
+	Method string
+	Card   Card
+	Key    string // the reviewed cart's CartKey
 }
 
 // State is the truth a Place Order press ends in.
@@ -485,7 +500,11 @@ func (s *Service) waitResolved(ctx context.Context, id string) (*shop.Order, boo
 }
 
 func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
-	chargeKey := ChargeKey(in.Key, in.Card.Token)
+	transfer := in.Method == shop.ProviderBankTransfer
+	chargeKey, method, provider := ChargeKey(in.Key, in.Card.Token), in.Card.Label(), shop.ProviderDemo
+	if transfer {
+		chargeKey, method, provider = "", "Bank transfer", shop.ProviderBankTransfer
+	}
 	now := s.Now().UTC()
 	o, claim, err := s.Orders.ClaimCart(ctx, in.CartOwner, in.Key, func(cart shop.Cart, placed int) (*shop.Order, error) {
 		if len(cart.Lines) == 0 {
@@ -501,7 +520,7 @@ func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 		o := &shop.Order{
 			ID: newOrderID(now), UserID: in.UserID, Email: shop.NormalizeEmail(in.Shipping.Email),
 			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
-			ShipTo: in.Shipping.ShipTo(), PaymentMethod: in.Card.Label(), ChargeKey: chargeKey,
+			ShipTo: in.Shipping.ShipTo(), PaymentMethod: method, PaymentProvider: provider, ChargeKey: chargeKey,
 			CreatedAt: now.Truncate(time.Second), LeaseUntil: now.Add(s.Lease()),
 		}
 		for _, l := range cart.Lines {
@@ -518,6 +537,17 @@ func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 		return s.truth(o), nil
 	case shop.ClaimBusy:
 		return Result{State: Processing, Order: o}, nil
+	}
+
+	if transfer {
+		// Nothing to charge now: the order is placed, its stock held,
+		// and it waits for the money (staff mark it paid).
+		if err := s.Orders.CompleteOrder(context.WithoutCancel(ctx), o.ID, false); err != nil {
+			return Result{}, fmt.Errorf("complete order: %w", err)
+		}
+		o.Status, o.PaymentStatus = shop.StatusProcessing, shop.PaymentAwaiting
+		s.sendConfirmation(context.WithoutCancel(ctx), o)
+		return Result{State: Placed, Order: o, Fresh: true}, nil
 	}
 
 	// The payment runs to its own time limit: neither a closed connection
@@ -684,8 +714,15 @@ func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {
 	if o.Shipping == 0 {
 		shipping = "Free"
 	}
-	fmt.Fprintf(&b, "\nSubtotal %s\nShipping %s\nTax %s\nTotal %s\n\nPaid with %s.\nShipping to %s, %s, %s, %s %s, %s.\n\n",
-		o.Subtotal, shipping, o.Tax, o.Total, o.PaymentMethod, o.ShipTo.Name, o.ShipTo.Street, o.ShipTo.City, o.ShipTo.State, o.ShipTo.ZipCode, o.ShipTo.Country)
+	fmt.Fprintf(&b, "\nSubtotal %s\nShipping %s\nTax %s\nTotal %s\n\n", o.Subtotal, shipping, o.Tax, o.Total)
+	if o.PaymentProvider == shop.ProviderBankTransfer {
+		fmt.Fprintf(&b, "Please pay %s by bank transfer, with %s as the reference:\n\n%s\n\nWe hold your items for %d days and ship once the money arrives; an order not paid by then is cancelled.\n",
+			o.Total, o.ID, s.BankTransfer.Instructions, s.BankTransfer.HoldDays())
+	} else {
+		fmt.Fprintf(&b, "Paid with %s.\n", o.PaymentMethod)
+	}
+	fmt.Fprintf(&b, "Shipping to %s, %s, %s, %s %s, %s.\n\n",
+		o.ShipTo.Name, o.ShipTo.Street, o.ShipTo.City, o.ShipTo.State, o.ShipTo.ZipCode, o.ShipTo.Country)
 	fmt.Fprintf(&b, "Follow your order at %s/orders/lookup with your order number and this e-mail address.\n", s.BaseURL)
 	if err := s.Mailer.Send(ctx, shop.Email{To: o.Email, Subject: "Your order " + o.ID, Body: b.String()}); err != nil {
 		// The order stands; a lost e-mail is logged, not a failed checkout.

@@ -114,8 +114,12 @@ type Transition struct {
 	Carrier  string // shipped only
 	Tracking string // shipped only
 	Reason   string // cancelled only
-	Actor    string
-	At       time.Time
+	// Unpaid cancels only while the payment is still awaited, so a payment
+	// that arrives meanwhile is never cancelled and refunded behind the
+	// staff's back.
+	Unpaid bool
+	Actor  string
+	At     time.Time
 }
 
 // FulfilmentStore is what the back office needs of orders.

@@ -175,6 +175,10 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 	if t.At.IsZero() {
 		t.At = s.Now()
 	}
+	unpaid := 0
+	if t.Unpaid {
+		unpaid = 1
+	}
 	err := s.InTx(ctx, func(tx Tx) error {
 		var res sql.Result
 		var err error
@@ -190,10 +194,10 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, cancel_reason = ?,
 				refunded_cents = CASE WHEN payment_status IN (?, ?) THEN total_cents ELSE refunded_cents END,
 				payment_status = CASE WHEN payment_status IN (?, ?) THEN ? WHEN payment_status = ? THEN ? ELSE payment_status END
-				WHERE id = ? AND status = ?`,
+				WHERE id = ? AND status = ? AND (? = 0 OR payment_status = ?)`,
 				t.To, t.Reason, shop.PaymentPaid, shop.PaymentPartiallyRefunded,
 				shop.PaymentPaid, shop.PaymentPartiallyRefunded, shop.PaymentRefunded, shop.PaymentAwaiting, shop.PaymentFailed,
-				t.OrderID, t.From)
+				t.OrderID, t.From, unpaid, shop.PaymentAwaiting)
 		default:
 			res, err = tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, t.To, t.OrderID, t.From)
 		}
@@ -208,8 +212,11 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 			} else if err != nil {
 				return fmt.Errorf("order status: %w", err)
 			}
-			if status == t.From && t.To == shop.StatusShipped {
+			switch {
+			case status == t.From && t.To == shop.StatusShipped:
 				return shop.Errorf(shop.ECONFLICT, shop.MsgShipUnpaid)
+			case status == t.From && t.Unpaid:
+				return shop.Errorf(shop.ECONFLICT, shop.MsgNotAwaitingPayment, shop.PaymentLabel(payment))
 			}
 			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderMoved, status)
 		}

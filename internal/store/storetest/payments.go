@@ -145,6 +145,15 @@ func cancelStates(t *testing.T, s PaymentStore) {
 	if n, err := s.Stock(ctx, "p1"); err != nil || n != 5 {
 		t.Errorf("stock after both cancelled: %d (%v), want 5", n, err)
 	}
+	// Cancelling "only while unpaid" leaves an order paid meanwhile alone.
+	late := placeUnpaid(t, s, "guest_3")
+	_, err = s.MarkPaid(ctx, late.ID, "", time.Now())
+	must(t, err)
+	_, err = s.TransitionOrder(ctx, shop.Transition{OrderID: late.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: "r", Unpaid: true})
+	wantCode(t, "cancel a paid order as unpaid", err, shop.ECONFLICT, "This order is not awaiting payment (it is Paid).")
+	if got, err := s.Order(ctx, late.ID); err != nil || got.Status != shop.StatusProcessing || got.PaymentStatus != shop.PaymentPaid {
+		t.Errorf("after the refused cancel: %v (%v), want processing and paid", got, err)
+	}
 }
 
 func unpaidSince(t *testing.T, s PaymentStore) {
