@@ -25,7 +25,7 @@ var shippingValues = url.Values{"firstName": {"Ada"}, "lastName": {"Lovelace"}, 
 const testCard, testCVV = "4242 4242 4242 4242", "9731"
 
 func paymentValues(number string) url.Values {
-	return url.Values{"cardNumber": {number}, "cardName": {"Ada Lovelace"}, "expiryDate": {"12/28"}, "cvv": {testCVV}, "action": {"next"}}
+	return url.Values{"method": {"demo"}, "cardNumber": {number}, "cardName": {"Ada Lovelace"}, "expiryDate": {"12/28"}, "cvv": {testCVV}, "action": {"next"}}
 }
 
 // checkoutToReview takes a shopper with a cart through shipping and payment.

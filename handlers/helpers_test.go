@@ -56,6 +56,7 @@ type testApp struct {
 	clock    *testClock
 	checkout *checkout.Service
 	monitor  *health.Monitor
+	office   *backoffice.Service
 }
 
 // testClock is a settable clock shared by the app and its store.
@@ -82,6 +83,11 @@ type testOption func(env map[string]string, d *handlers.Deps)
 // withDBFile keeps the database in a file (so a test can read its bytes).
 func withDBFile(path string) testOption {
 	return func(env map[string]string, _ *handlers.Deps) { env["DATABASE_URL"] = "sqlite://" + path }
+}
+
+// withEnv sets one setting of the test app's environment.
+func withEnv(key, value string) testOption {
+	return func(env map[string]string, _ *handlers.Deps) { env[key] = value }
 }
 
 // newTestApp boots the real app on an in-memory database.
@@ -134,20 +140,22 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	}
 	deps.Carts, deps.Wishlists, deps.Orders, deps.Images = db, db, db, db
 	co := &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db},
-		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
+		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log,
+		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold}}
 	deps.Checkout = co
 	deps.Stock = db
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: &checkout.SimulatedGateway{Charges: db},
+		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
-		Catalog: cat, Service: &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: &checkout.SimulatedGateway{Charges: db},
-			BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}}
+		Catalog: cat, Service: office}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, monitor: monitor}
+	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, monitor: monitor, office: office}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does
