@@ -34,10 +34,11 @@ func findStripeMock() string {
 	if err != nil {
 		return ""
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	// One line each, GOBIN's empty when unset: split before trimming.
+	lines := strings.Split(string(out), "\n")
 	var dirs []string
-	if len(lines) > 0 && strings.TrimSpace(lines[0]) != "" {
-		dirs = append(dirs, strings.TrimSpace(lines[0]))
+	if gobin := strings.TrimSpace(lines[0]); gobin != "" {
+		dirs = append(dirs, gobin)
 	}
 	if len(lines) > 1 {
 		for _, gp := range filepath.SplitList(strings.TrimSpace(lines[1])) {
