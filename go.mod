@@ -15,6 +15,7 @@ require (
 	github.com/markbates/goth v1.82.0
 	github.com/oauth2-proxy/mockoidc v0.0.0-20240214162133-caebfff84d25
 	github.com/pressly/goose/v3 v3.29.0
+	github.com/stripe/stripe-go/v82 v82.5.1
 	github.com/tdewolff/minify/v2 v2.24.25
 	github.com/trustelem/zxcvbn v1.0.1
 	github.com/valyala/fasthttp v1.51.0
