@@ -103,13 +103,15 @@ type Order struct {
 	LeaseUntil time.Time
 	// Currency is the order's currency (DefaultCurrency). PaymentProvider
 	// takes its money (ProviderDemo, …) and PaymentRef is the provider's
-	// reference for it (a Stripe Checkout Session id). PaymentStatus is
+	// reference for it (a Stripe Checkout Session id), PaymentIntent what
+	// it was paid with (a Stripe PaymentIntent id). PaymentStatus is
 	// the payment's state (PaymentAwaiting, …), PaidAt when it was paid and
 	// Refunded how much of Total went back.
 	Currency        string
 	PaymentProvider string
 	PaymentStatus   string
 	PaymentRef      string
+	PaymentIntent   string
 	PaidAt          time.Time
 	Refunded        Cents
 }
@@ -222,6 +224,19 @@ type PaymentStore interface {
 	// RecordPaymentEvent stores a provider event's id and reports whether
 	// it is new: a repeated delivery reports false.
 	RecordPaymentEvent(ctx context.Context, id, orderID, kind string, at time.Time) (bool, error)
+	// SetPaymentRef records the provider's reference of a pending order's
+	// payment (the hosted payment page made for it).
+	SetPaymentRef(ctx context.Context, orderID, ref string) error
+	// SetPaymentIntent records what an order was paid with.
+	SetPaymentIntent(ctx context.Context, orderID, intent string) error
+	// OrderByPaymentIntent finds the order paid with intent, or an
+	// ENOTFOUND.
+	OrderByPaymentIntent(ctx context.Context, intent string) (*Order, error)
+	// RecordRefund raises what was refunded of a paid order to refunded
+	// (never lowers it: a late event cannot undo a newer one), making the
+	// payment partially refunded or refunded, with an order event; it
+	// reports whether anything changed.
+	RecordRefund(ctx context.Context, orderID string, refunded Cents, actor string, at time.Time) (bool, error)
 }
 
 // MsgNotAwaitingPayment refuses to mark paid an order that is not awaiting

@@ -16,11 +16,11 @@ const (
 	orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
 	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason,
-	currency, payment_provider, payment_status, payment_ref, paid_at, refunded_cents`
+	currency, payment_provider, payment_status, payment_ref, payment_intent, paid_at, refunded_cents`
 	orderInsertColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
 	tracking_number, idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason,
-	currency, payment_provider, payment_status, payment_ref, paid_at, refunded_cents`
+	currency, payment_provider, payment_status, payment_ref, payment_intent, paid_at, refunded_cents`
 )
 
 // scanOrder scans orderColumns, then into extra any columns after them.
@@ -31,7 +31,7 @@ func scanOrder(row interface{ Scan(...any) error }, extra ...any) (*shop.Order, 
 	err := row.Scan(append([]any{&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
 		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
 		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason,
-		&o.Currency, &o.PaymentProvider, &o.PaymentStatus, &o.PaymentRef, &paid, &o.Refunded}, extra...)...)
+		&o.Currency, &o.PaymentProvider, &o.PaymentStatus, &o.PaymentRef, &o.PaymentIntent, &paid, &o.Refunded}, extra...)...)
 	if err != nil {
 		return nil, rowError(err, "scan order", shop.MsgOrderNotFound)
 	}
@@ -69,11 +69,11 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 	if o.PaymentStatus == "" {
 		o.PaymentStatus = shop.PaymentPaid
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.UserID, o.Email, o.Status, o.Subtotal, o.Shipping, o.Tax, o.Total,
 		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix(),
 		o.CartOwner, o.ChargeKey, lease, o.Carrier, o.CancelReason,
-		o.Currency, o.PaymentProvider, o.PaymentStatus, o.PaymentRef, paid, o.Refunded)
+		o.Currency, o.PaymentProvider, o.PaymentStatus, o.PaymentRef, o.PaymentIntent, paid, o.Refunded)
 	if err != nil {
 		return s.FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
 	}

@@ -73,3 +73,53 @@ func (s *Store) RecordPaymentEvent(ctx context.Context, id, orderID, kind string
 	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
+
+// SetPaymentRef records a pending order's payment reference.
+func (s *Store) SetPaymentRef(ctx context.Context, orderID, ref string) error {
+	_, err := s.Exec(ctx, `UPDATE orders SET payment_ref = ? WHERE id = ?`, ref, orderID)
+	return s.FormatError(err, "set payment reference", nil)
+}
+
+// SetPaymentIntent records what an order was paid with.
+func (s *Store) SetPaymentIntent(ctx context.Context, orderID, intent string) error {
+	_, err := s.Exec(ctx, `UPDATE orders SET payment_intent = ? WHERE id = ?`, intent, orderID)
+	return s.FormatError(err, "set payment intent", nil)
+}
+
+// OrderByPaymentIntent finds the order paid with intent.
+func (s *Store) OrderByPaymentIntent(ctx context.Context, intent string) (*shop.Order, error) {
+	if intent == "" {
+		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	}
+	return scanOrder(s.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE payment_intent = ?`, intent))
+}
+
+// RecordRefund raises an order's refunded amount, only upwards and only up
+// to its total, in one conditional UPDATE.
+func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.Cents, actor string, at time.Time) (bool, error) {
+	changed := false
+	err := s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
+			payment_status = CASE WHEN ? >= total_cents THEN ? ELSE ? END
+			WHERE id = ? AND refunded_cents < ? AND ? <= total_cents AND payment_status IN (?, ?)`,
+			refunded, refunded, shop.PaymentRefunded, shop.PaymentPartiallyRefunded,
+			orderID, refunded, refunded, shop.PaymentPaid, shop.PaymentPartiallyRefunded)
+		if err != nil {
+			return s.FormatError(err, "record refund", nil)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil
+		}
+		changed = true
+		var status string
+		if err := tx.QueryRow(ctx, `SELECT payment_status FROM orders WHERE id = ?`, orderID).Scan(&status); err != nil {
+			return s.FormatError(err, "record refund", nil)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
+			orderID, status, "Refunded "+refunded.String()+" in all", actor, at.Unix()); err != nil {
+			return fmt.Errorf("order event: %w", err)
+		}
+		return nil
+	})
+	return changed, err
+}

@@ -33,6 +33,49 @@ func testPayments(t *testing.T, b Backend) {
 	t.Run("UnpaidSince", func(t *testing.T) { unpaidSince(t, open(t)) })
 	t.Run("EventsOnce", func(t *testing.T) { eventsOnce(t, open(t)) })
 	t.Run("AdminFilter", func(t *testing.T) { paymentFilter(t, open(t)) })
+	t.Run("RefundsForwardOnly", func(t *testing.T) { refundsForwardOnly(t, open(t)) })
+}
+
+func refundsForwardOnly(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	o := placeUnpaid(t, s, "guest_1")
+	must(t, s.SetPaymentRef(ctx, o.ID, "cs_test_1"))
+	if ok, err := s.RecordRefund(ctx, o.ID, 100, "", time.Now()); err != nil || ok {
+		t.Errorf("refund of an unpaid order: changed %v (%v), want no change", ok, err)
+	}
+	_, err := s.MarkPaid(ctx, o.ID, "", time.Now())
+	must(t, err)
+	must(t, s.SetPaymentIntent(ctx, o.ID, "pi_test_1"))
+	got, err := s.OrderByPaymentIntent(ctx, "pi_test_1")
+	must(t, err)
+	if got.ID != o.ID || got.PaymentRef != "cs_test_1" || got.PaymentIntent != "pi_test_1" {
+		t.Errorf("by payment intent: %s ref %q intent %q", got.ID, got.PaymentRef, got.PaymentIntent)
+	}
+	_, err = s.OrderByPaymentIntent(ctx, "pi_nope")
+	wantCode(t, "unknown payment intent", err, shop.ENOTFOUND, shop.MsgOrderNotFound)
+	for _, tt := range []struct {
+		refunded shop.Cents
+		changed  bool
+		state    string
+		total    shop.Cents
+	}{
+		{400, true, shop.PaymentPartiallyRefunded, 400},
+		{400, false, shop.PaymentPartiallyRefunded, 400},  // a repeated event
+		{300, false, shop.PaymentPartiallyRefunded, 400},  // an older event, late
+		{1001, false, shop.PaymentPartiallyRefunded, 400}, // more than was paid
+		{1000, true, shop.PaymentRefunded, 1000},
+		{1000, false, shop.PaymentRefunded, 1000},
+	} {
+		ok, err := s.RecordRefund(ctx, o.ID, tt.refunded, "ada@example.com", time.Now())
+		must(t, err)
+		got, err := s.Order(ctx, o.ID)
+		must(t, err)
+		if ok != tt.changed || got.PaymentStatus != tt.state || got.Refunded != tt.total {
+			t.Errorf("refund up to %v: changed %v, %s, refunded %v; want %v, %s, %v", tt.refunded, ok, got.PaymentStatus, got.Refunded,
+				tt.changed, tt.state, tt.total)
+		}
+	}
 }
 
 // placeUnpaid places owner's cart of one p1 as an order awaiting payment
