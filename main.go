@@ -35,6 +35,7 @@ import (
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/netlimit"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
 	"github.com/nocturne/storefront/static"
 )
 
@@ -140,8 +141,12 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		return nil, nil, err
 	}
 	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
-	checkoutSvc := startCheckout(ctx, cfg, db, gateway, mailer, log, jobs)
-	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: gateway, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
+	stripe, err := newStripe(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, mailer, log, jobs)
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	startPaymentSweep(ctx, cfg, db, office, log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
@@ -167,6 +172,8 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Orders:      db,
 		Images:      db,
 		Checkout:    checkoutSvc,
+		Payments:    checkoutSvc,
+		Webhooks:    webhooks(stripe),
 		Stock:       db,
 		Unavailable: db.Unavailable,
 		Admin: admin.Deps{
@@ -248,11 +255,15 @@ func newGoogle(cfg *config.Config) *auth.Google {
 // left by a crash are resolved at start, then periodically (completed if the
 // gateway charged them, released if not). With several instances, one at a
 // time sweeps.
-func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, mailer mail.Mailer, log *slog.Logger, jobs *errgroup.Group) *checkout.Service {
+func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, stripe *stripepay.Client,
+	mailer mail.Mailer, log *slog.Logger, jobs *errgroup.Group) *checkout.Service {
 	svc := &checkout.Service{
-		Orders: db, Carts: db, Gateway: gateway,
+		Orders: db, Carts: db, Payments: db, Gateway: gateway,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
 		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold},
+	}
+	if stripe != nil {
+		svc.Stripe = checkout.Stripe{Pages: stripe, TTL: cfg.Payments.StripeSessionTTL}
 	}
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
@@ -264,6 +275,27 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway
 		})
 	})
 	return svc
+}
+
+// newStripe is the Stripe client when Stripe is offered, else nil.
+func newStripe(cfg *config.Config) (*stripepay.Client, error) {
+	p := cfg.Payments
+	if !p.Offers(shop.ProviderStripe) {
+		return nil, nil
+	}
+	c, err := stripepay.New(stripepay.Config{SecretKey: p.StripeSecretKey, WebhookSecret: p.StripeWebhookSecret, APIURL: p.StripeAPIURL})
+	if err != nil {
+		return nil, fmt.Errorf("stripe: %w", err)
+	}
+	return c, nil
+}
+
+// webhooks is the webhook parser of a Stripe client, or none.
+func webhooks(c *stripepay.Client) handlers.WebhookParser {
+	if c == nil {
+		return nil
+	}
+	return c
 }
 
 // startPaymentSweep cancels, every minute on one instance at a time, the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -14,6 +15,7 @@ import (
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
 	"github.com/nocturne/storefront/views/pages"
 )
 
@@ -245,9 +247,9 @@ func (a *checkoutHandlers) paymentPage(c *fiber.Ctx) error {
 	if st.Shipping == nil {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
-	p := pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(), Method: st.Method}
-	if p.Method == "" {
-		p.Method = a.payments.Methods[0]
+	p := pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(cart), Method: st.Method}
+	if p.Method == "" && len(p.Methods) > 0 {
+		p.Method = p.Methods[0].Value
 	}
 	if st.Card != nil {
 		p.SaveCard = st.Card.Save
@@ -273,8 +275,8 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
 	method := web.FormValue(c, "method")
-	if len(a.payments.Methods) == 1 {
-		method = a.payments.Methods[0]
+	if ms := a.methods(cart); len(ms) == 1 {
+		method = ms[0].Value
 	}
 	var saved *shop.SavedCard
 	if !u.IsGuest {
@@ -282,8 +284,8 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	if !a.payments.Offers(method) {
-		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(),
+	if !a.offers(method, cart) {
+		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(cart),
 			Error: MsgChooseMethod, Errors: shop.FieldErrors{"method": MsgChooseMethod}, CardName: strings.TrimSpace(web.FormValue(c, "cardName")),
 			SavedCard: saved})
 	}
@@ -308,7 +310,7 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 		// The card number and CVV are never sent back; the name is.
 		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart),
 			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved,
-			Methods: a.methods(), Method: method})
+			Methods: a.methods(cart), Method: method})
 	}
 	if card.Token, err = a.checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
 		return err
@@ -353,9 +355,19 @@ func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
 	return a.reviewStep(c, fiber.StatusOK, u.ID, cart, st, "", false)
 }
 
-// methods are the Payment step's choices.
-func (a *checkoutHandlers) methods() []pages.PayMethod {
-	return payMethods(a.payments, checkout.BankTransfer{Hold: a.payments.BankTransferHold}.HoldDays())
+// methods are the Payment step's choices for cart: a card provider is not
+// offered below its minimum charge.
+func (a *checkoutHandlers) methods(cart shop.Cart) []pages.PayMethod {
+	p := a.payments
+	if shop.CheckoutTotals(cart).Total < stripepay.MinimumCharge {
+		p.Methods = slices.DeleteFunc(slices.Clone(p.Methods), func(m string) bool { return m == shop.ProviderStripe })
+	}
+	return payMethods(p, checkout.BankTransfer{Hold: p.BankTransferHold}.HoldDays())
+}
+
+// offers reports whether the Payment step offers method for cart.
+func (a *checkoutHandlers) offers(method string, cart shop.Cart) bool {
+	return slices.ContainsFunc(a.methods(cart), func(m pages.PayMethod) bool { return m.Value == method })
 }
 
 // checkoutBack leaves the review for the payment step; the card must be
@@ -410,6 +422,10 @@ func (a *checkoutHandlers) reviewAgain(c *fiber.Ctx, owner string, st checkoutSt
 // with the decline message when the card was refused.
 func (a *checkoutHandlers) showResult(c *fiber.Ctx, owner string, st checkoutState, key string, res checkout.Result) error {
 	switch res.State {
+	case checkout.Redirect:
+		// To the hosted payment page; it sends the shopper back to the
+		// order's status page, or to the cancelled page.
+		return c.Redirect(res.URL, fiber.StatusSeeOther)
 	case checkout.Placed:
 		return a.RedirectWithFlash(c, "/orders/"+res.Order.ID, MsgOrderPlaced)
 	case checkout.Processing:

@@ -31,6 +31,8 @@ import (
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/stripepay"
+	"github.com/nocturne/storefront/internal/stripepay/stripestub"
 	"github.com/nocturne/storefront/static"
 )
 
@@ -57,6 +59,7 @@ type testApp struct {
 	checkout *checkout.Service
 	monitor  *health.Monitor
 	office   *backoffice.Service
+	stripe   *stripestub.Server // nil unless Stripe is offered
 }
 
 // testClock is a settable clock shared by the app and its store.
@@ -143,11 +146,27 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log,
 		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold}}
 	deps.Checkout = co
+	deps.Payments = co
+	co.Payments = db
+	var stub *stripestub.Server
+	if cfg.Payments.Offers(shop.ProviderStripe) {
+		// Stripe is the stand-in on loopback; its webhooks are posted by
+		// the tests themselves (EventFor), so no delivery is set up.
+		stub = stripestub.New(stripestub.Options{WebhookSecret: cfg.Payments.StripeWebhookSecret, Now: clock.Now})
+		srv := httptest.NewServer(stub)
+		tb.Cleanup(srv.Close)
+		sc, err := stripepay.New(stripepay.Config{SecretKey: cfg.Payments.StripeSecretKey, WebhookSecret: cfg.Payments.StripeWebhookSecret, APIURL: srv.URL})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		co.Stripe = checkout.Stripe{Pages: sc, TTL: cfg.Payments.StripeSessionTTL}
+		deps.Webhooks = sc
+	}
 	deps.Stock = db
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
-	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: &checkout.SimulatedGateway{Charges: db},
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office}
@@ -155,7 +174,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, monitor: monitor, office: office}
+	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, monitor: monitor, office: office, stripe: stub}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does

@@ -34,6 +34,7 @@ type orderHandlers struct {
 	cancels ShopperCancels
 	// transfer is where bank transfers go, shown on an order awaiting one.
 	transfer string
+	payments Payments
 }
 
 // OrderEvents is the order history an order page shows.
@@ -53,6 +54,36 @@ func (a *orderHandlers) routes(app *fiber.App, perIP func(name string, max int) 
 	app.Post("/orders/lookup", perIP("lookup", 10), a.lookupSubmit)
 	app.Get("/orders/:id", a.orderPage)
 	app.Post("/orders/:id/cancel", a.cancelOrder) // within the hour
+	app.Get("/orders/:id/status", a.orderStatus)
+	app.Get("/checkout/cancelled", a.paymentCancelled)
+	app.Post("/orders/:id/abandon", a.abandon)
+}
+
+// visibleOrder is the route's order if this shopper may see it (see
+// shop.Order.VisibleTo), else fiber.ErrNotFound.
+func (a *orderHandlers) visibleOrder(c *fiber.Ctx) (*shop.Order, error) {
+	return a.visibleOrderID(c, c.Params("id"))
+}
+
+func (a *orderHandlers) visibleOrderID(c *fiber.Ctx, id string) (*shop.Order, error) {
+	if id == "" {
+		return nil, fiber.ErrNotFound
+	}
+	o, err := a.orders.Order(c.UserContext(), id)
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		return nil, fiber.ErrNotFound
+	} else if err != nil {
+		return nil, err
+	}
+	var userID string
+	if u := session.User(c); u != nil {
+		userID = u.ID
+	}
+	v, _ := a.sessions.Get(c, sessionLookup)
+	if lookedUp, _ := v.(string); !o.VisibleTo(userID, lookedUp) {
+		return nil, fiber.ErrNotFound
+	}
+	return o, nil
 }
 
 var orderSorts = []string{"date", "total", "status"}

@@ -59,6 +59,10 @@ type Deps struct {
 	// Images serves the stored variants of imported product photos.
 	Images   shop.ImageStore
 	Checkout Checkout
+	// Payments closes abandoned hosted payments and acts on webhook
+	// events; Webhooks verifies Stripe's (nil when Stripe is not offered).
+	Payments Payments
+	Webhooks WebhookParser
 	// Storage keeps the rate limiter's counters server-side.
 	Storage fiber.Storage
 	// Throttle counts attempts for the limits of package shop (contact
@@ -145,6 +149,8 @@ type HealthChecker interface {
 // health check and the rate limits.
 type site struct {
 	*web.Pages
+	// webhook takes Stripe's webhooks (nil: none).
+	webhook fiber.Handler
 	health  HealthChecker
 	catalog Catalog
 	images  shop.ImageStore
@@ -183,7 +189,11 @@ func New(d Deps) *fiber.App {
 	carts := &cartHandlers{Pages: pages, owners: owners, cart: d.Cart, carts: d.Carts, wishlists: d.Wishlists}
 	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners,
 		payments: d.Config.Payments}
-	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions, transfer: d.Config.Payments.BankTransferInstructions}
+	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions, transfer: d.Config.Payments.BankTransferInstructions,
+		payments: d.Payments}
+	if d.Webhooks != nil && d.Payments != nil {
+		a.webhook = (&webhookHandlers{Pages: pages, parser: d.Webhooks, payments: d.Payments}).stripe
+	}
 	if d.Admin.Fulfilment != nil {
 		orders.events = d.Admin.Fulfilment
 	}
@@ -280,6 +290,11 @@ func (a *site) middleware(app *fiber.App, sessions fiber.Handler, catalog *catal
 	app.Get("/healthz", a.healthz)
 	app.Get("/robots.txt", catalog.robots)
 	app.Get("/sitemap.xml", catalog.sitemap)
+	if a.webhook != nil {
+		// Before sessions and the cross-origin guard: Stripe's server
+		// calls it, and the signature is its check.
+		app.Post("/webhooks/stripe", a.webhook)
+	}
 	// No ETag on pages: computing one means hashing every body, which cost
 	// more CPU than the rare 304 saved; anonymous pages come from memory
 	// anyway, and static assets have immutable, hashed URLs.

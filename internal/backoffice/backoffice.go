@@ -55,9 +55,10 @@ const (
 	MsgShipFirst = "This order must be shipped before it can be marked delivered."
 )
 
-// Refunder gives a payment back (the simulated gateway, or a real one).
+// Refunder gives (part of) an order's payment back through whoever took it
+// (checkout.Service: the demo gateway, or Stripe).
 type Refunder interface {
-	Refund(ctx context.Context, chargeKey string, amount shop.Cents) error
+	Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error
 }
 
 // OrderStore is what the service needs of orders.
@@ -207,10 +208,10 @@ func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, err
 		return nil, err
 	}
 	bg := context.WithoutCancel(ctx)
-	if t.To == shop.StatusCancelled && s.Refunder != nil && after.ChargeKey != "" {
+	if t.To == shop.StatusCancelled && s.Refunder != nil && before.Paid() {
 		// The order is cancelled either way; a refund that failed is
-		// logged for the staff to retry with the gateway.
-		if err := s.Refunder.Refund(bg, after.ChargeKey, after.Total); err != nil {
+		// logged for the staff to retry with the provider.
+		if err := s.Refunder.Refund(bg, after, after.Total-before.Refunded); err != nil {
 			s.Log.Error("refund", "err", err, "order", after.ID)
 		}
 	}

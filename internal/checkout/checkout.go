@@ -17,6 +17,7 @@ import (
 
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
 )
 
 // Messages of the checkout, in the spec's words (its validation rules and
@@ -345,6 +346,9 @@ const (
 	// discounts a total of zero can only come from a price that should
 	// never have been.
 	MsgZeroTotal = "This order comes to $0.00, so it can't be placed. Please contact us about the items in your cart."
+	// MsgBelowMinimum: a card payment provider refuses charges below its
+	// minimum (%s); another method can still pay for the order.
+	MsgBelowMinimum = "Card payments start at %s. Please add to your order or choose another way to pay."
 )
 
 // Service places orders.
@@ -361,6 +365,10 @@ type Service struct {
 	// BankTransfer says where to send a bank transfer and how long its
 	// order holds its stock.
 	BankTransfer BankTransfer
+	// Stripe is Stripe Checkout's hosted page (its Pages nil when Stripe
+	// is not offered); Payments moves payments forward.
+	Stripe   Stripe
+	Payments shop.PaymentStore
 	// WaitForOther is how long a second Place Order of a cart whose payment
 	// is under way (another tab, another device) waits for that payment's
 	// outcome before answering "still processing": 0 waits up to the
@@ -420,6 +428,9 @@ const (
 	Processing
 	// Declined: the card was refused; the cart is as it was.
 	Declined
+	// Redirect: the order waits for the shopper to pay on the hosted
+	// payment page at Result.URL.
+	Redirect
 )
 
 // Result is the outcome of Place or Status.
@@ -429,6 +440,8 @@ type Result struct {
 	// Fresh is true when this very call claimed the cart (and so placed
 	// the order, or is left waiting for the gateway's answer).
 	Fresh bool
+	// URL is the hosted payment page to send the shopper to (Redirect).
+	URL string
 }
 
 // ReviewKey is the key the review step puts in its form for owner's cart.
@@ -500,12 +513,27 @@ func (s *Service) waitResolved(ctx context.Context, id string) (*shop.Order, boo
 }
 
 func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
-	transfer := in.Method == shop.ProviderBankTransfer
-	chargeKey, method, provider := ChargeKey(in.Key, in.Card.Token), in.Card.Label(), shop.ProviderDemo
-	if transfer {
-		chargeKey, method, provider = "", "Bank transfer", shop.ProviderBankTransfer
-	}
+	return s.placeOnce(ctx, in, false)
+}
+
+// placeOnce places the order; retried says a busy earlier Stripe page was
+// closed already, so a second busy claim is not another's to close.
+func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (Result, error) {
 	now := s.Now().UTC()
+	transfer, hosted := in.Method == shop.ProviderBankTransfer, in.Method == shop.ProviderStripe
+	chargeKey, method, provider := ChargeKey(in.Key, in.Card.Token), in.Card.Label(), shop.ProviderDemo
+	lease := now.Add(s.Lease())
+	switch {
+	case transfer:
+		chargeKey, method, provider = "", "Bank transfer", shop.ProviderBankTransfer
+	case hosted:
+		if s.Stripe.Pages == nil {
+			return Result{}, errors.New("stripe is not configured")
+		}
+		// The order holds its stock while its page is open, and a little
+		// longer, for the webhook to arrive before the sweep asks.
+		chargeKey, method, provider, lease = "", StripeMethod, shop.ProviderStripe, now.Add(s.Stripe.TTL+StripeMargin)
+	}
 	o, claim, err := s.Orders.ClaimCart(ctx, in.CartOwner, in.Key, func(cart shop.Cart, placed int) (*shop.Order, error) {
 		if len(cart.Lines) == 0 {
 			return nil, shop.Errorf(shop.EINVALID, MsgCartEmpty)
@@ -517,11 +545,14 @@ func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 		if t.Total <= 0 {
 			return nil, shop.Errorf(shop.EINVALID, MsgZeroTotal)
 		}
+		if hosted && t.Total < stripepay.MinimumCharge {
+			return nil, shop.Errorf(shop.EINVALID, MsgBelowMinimum, stripepay.MinimumCharge)
+		}
 		o := &shop.Order{
 			ID: newOrderID(now), UserID: in.UserID, Email: shop.NormalizeEmail(in.Shipping.Email),
 			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
 			ShipTo: in.Shipping.ShipTo(), PaymentMethod: method, PaymentProvider: provider, ChargeKey: chargeKey,
-			CreatedAt: now.Truncate(time.Second), LeaseUntil: now.Add(s.Lease()),
+			CreatedAt: now.Truncate(time.Second), LeaseUntil: lease,
 		}
 		for _, l := range cart.Lines {
 			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, Name: l.Product.Title, Price: l.Product.Price,
@@ -532,11 +563,25 @@ func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	switch claim {
-	case shop.ClaimExists:
+	switch {
+	case claim == shop.ClaimExists && o.PaymentProvider == shop.ProviderStripe:
+		return s.resumePage(ctx, o)
+	case claim == shop.ClaimExists:
 		return s.truth(o), nil
-	case shop.ClaimBusy:
+	case claim == shop.ClaimBusy && o.PaymentProvider == shop.ProviderStripe && !retried:
+		// The shopper left an earlier Stripe page of this cart open and
+		// came back to place it again (changed, or by another method):
+		// close that page first, then place this one.
+		if paid, err := s.Abandon(ctx, o); err != nil {
+			return Result{}, err
+		} else if paid {
+			return s.truth(o), nil
+		}
+		return s.placeOnce(ctx, in, true)
+	case claim == shop.ClaimBusy:
 		return Result{State: Processing, Order: o}, nil
+	case hosted:
+		return s.openPage(ctx, o)
 	}
 
 	if transfer {
@@ -654,6 +699,15 @@ func (s *Service) Recover(ctx context.Context) (completed, released int, err err
 			return completed, released, err
 		}
 		if !ok {
+			continue
+		}
+		if o.PaymentProvider == shop.ProviderStripe {
+			if err := s.recoverStripe(ctx, &o); err != nil {
+				// Ask again at the next sweep.
+				s.Log.Error("recover order: stripe", "err", err, "order", o.ID)
+				continue
+			}
+			completed++ // resolved one way or the other
 			continue
 		}
 		outcome := ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
 )
 
 // ChargeRefunded is the outcome the simulated gateway records for a refund.
@@ -29,6 +30,30 @@ func (g *SimulatedGateway) Refund(ctx context.Context, chargeKey string, amount 
 	}
 	if _, err := g.Charges.RecordCharge(ctx, shop.Charge{Key: RefundKey(chargeKey), Amount: amount, Outcome: ChargeRefunded}); err != nil {
 		return fmt.Errorf("refund: %w", err)
+	}
+	return nil
+}
+
+// Refund gives amount of order o's payment back through whoever took it:
+// the demo gateway's records, or Stripe's Refund API with a key per order
+// and amount, so a retried refund is made once. A bank transfer is
+// refunded by hand, outside the shop.
+func (s *Service) Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error {
+	if amount <= 0 {
+		return nil
+	}
+	switch o.PaymentProvider {
+	case shop.ProviderStripe:
+		if s.Stripe.Pages == nil {
+			return fmt.Errorf("refund %s: stripe is not configured", o.ID)
+		}
+		_, err := s.Stripe.Pages.Refund(ctx, o.PaymentIntent, amount, stripepay.ReasonRequestedByCustomer,
+			fmt.Sprintf("nocturne-refund-%s-%d-%d", o.ID, o.Refunded, amount))
+		return err
+	case shop.ProviderDemo:
+		if g, ok := s.Gateway.(*SimulatedGateway); ok && o.ChargeKey != "" {
+			return g.Refund(ctx, o.ChargeKey, amount)
+		}
 	}
 	return nil
 }

@@ -71,6 +71,8 @@ func fillShop(t *testing.T, path string) {
 	must(err)
 	_, err = db.RecordCharge(ctx, shop.Charge{Key: "k1", Amount: 4620, Outcome: shop.ChargeSucceeded})
 	must(err)
+	_, err = db.RecordPaymentEvent(ctx, "evt_1", "NOC-1", "checkout.session.completed", time.Now())
+	must(err)
 	_, _, err = db.Hit(ctx, "signin-ip:203.0.113.9", time.Hour)
 	must(err)
 	must(db.KV().Set("session:abc", []byte(`{"u":"usr_1"}`), time.Hour))

@@ -123,3 +123,9 @@ func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.
 	})
 	return changed, err
 }
+
+// ForgetPaymentEvent removes an event's id.
+func (s *Store) ForgetPaymentEvent(ctx context.Context, id string) error {
+	_, err := s.Exec(ctx, `DELETE FROM payment_events WHERE id = ?`, id)
+	return s.FormatError(err, "forget payment event", nil)
+}

@@ -1,0 +1,123 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/handlers/web"
+	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// Payments are the payment pages' part of the checkout service: closing a
+// hosted payment page the shopper left, and acting on the provider's
+// webhook events.
+type Payments interface {
+	Abandon(ctx context.Context, o *shop.Order) (paid bool, err error)
+	HandleEvent(ctx context.Context, ev stripepay.Event) error
+}
+
+// WebhookParser verifies a webhook's signature and reads its event
+// (stripepay.Client).
+type WebhookParser interface {
+	ParseWebhook(payload []byte, signatureHeader string) (stripepay.Event, error)
+}
+
+// MsgPaymentAbandoned is the cart's flash after "Return to cart" on an
+// unfinished payment.
+const MsgPaymentAbandoned = "Your payment was cancelled and nothing was charged. Your cart is as you left it."
+
+// orderStatus is the page a shopper returns to from a payment: what is
+// known now, refreshing itself (no JavaScript) while the payment is being
+// confirmed. It only reads.
+func (a *orderHandlers) orderStatus(c *fiber.Ctx) error {
+	o, err := a.visibleOrder(c)
+	if errors.Is(err, fiber.ErrNotFound) {
+		// A released order is gone: its payment did not complete.
+		return a.renderStatus(c, pages.OrderStatusPage{OrderID: c.Params("id"), State: "gone"})
+	} else if err != nil {
+		return err
+	}
+	p := pages.OrderStatusPage{OrderID: o.ID, Total: o.Total.String(), State: "processing"}
+	switch {
+	case o.Status == shop.StatusPending:
+	case o.PaymentStatus == shop.PaymentAwaiting:
+		p.State = "awaiting"
+	default:
+		p.State = "paid"
+	}
+	return a.renderStatus(c, p)
+}
+
+func (a *orderHandlers) renderStatus(c *fiber.Ctx, p pages.OrderStatusPage) error {
+	f := a.Frame(c, "Order "+p.OrderID)
+	if p.State == "processing" {
+		f.Head = pages.Refresh()
+	}
+	return web.Render(c, fiber.StatusOK, pages.OrderStatus(f, p))
+}
+
+// paymentCancelled is where Stripe's page sends a shopper who cancels. It
+// only reads: the order waits until they press "Return to cart" (a POST)
+// or its page expires.
+func (a *orderHandlers) paymentCancelled(c *fiber.Ctx) error {
+	o, err := a.visibleOrderID(c, c.Query("order"))
+	if errors.Is(err, fiber.ErrNotFound) {
+		return c.Redirect("/cart", fiber.StatusSeeOther)
+	} else if err != nil {
+		return err
+	}
+	if o.Status != shop.StatusPending {
+		return c.Redirect(checkout.StatusURL(o.ID), fiber.StatusSeeOther)
+	}
+	return web.Render(c, fiber.StatusOK, pages.PaymentCancelled(a.Frame(c, "Payment not finished"), pages.PaymentCancelledPage{Order: o}))
+}
+
+// abandon closes an unfinished payment and gives the cart back.
+func (a *orderHandlers) abandon(c *fiber.Ctx) error {
+	o, err := a.visibleOrder(c)
+	if errors.Is(err, fiber.ErrNotFound) {
+		return c.Redirect("/cart", fiber.StatusSeeOther)
+	} else if err != nil {
+		return err
+	}
+	paid, err := a.payments.Abandon(c.UserContext(), o)
+	if err != nil {
+		return err
+	}
+	if paid {
+		return c.Redirect(checkout.StatusURL(o.ID), fiber.StatusSeeOther)
+	}
+	return a.RedirectWithFlash(c, "/cart", MsgPaymentAbandoned)
+}
+
+// webhookHandlers take the payment provider's webhooks. They run before
+// sessions and the cross-origin guard: the caller is Stripe's server, and
+// the signature is the check.
+type webhookHandlers struct {
+	*web.Pages
+	parser   WebhookParser
+	payments Payments
+}
+
+// stripe verifies and acts on one Stripe event: 400 for a bad signature, a
+// stale one or an amount that is not the order's (Stripe's dashboard shows
+// the failure), 500 for a failure worth Stripe's retry, 200 otherwise.
+func (a *webhookHandlers) stripe(c *fiber.Ctx) error {
+	ev, err := a.parser.ParseWebhook(c.Body(), c.Get("Stripe-Signature"))
+	if err != nil {
+		a.Log.Warn("stripe webhook refused", "err", err, "request_id", web.RequestID(c))
+		return c.Status(fiber.StatusBadRequest).SendString("bad signature")
+	}
+	if err := a.payments.HandleEvent(c.UserContext(), ev); errors.Is(err, checkout.ErrAmountMismatch) {
+		a.Log.Error("stripe webhook: refused", "err", err, "event", ev.ID, "type", ev.Type)
+		return c.Status(fiber.StatusBadRequest).SendString("amount or currency differs from the order's")
+	} else if err != nil {
+		return err
+	}
+	return c.SendString("ok")
+}
