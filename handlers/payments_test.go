@@ -308,4 +308,3 @@ func TestRefund_PartialThenRest(t *testing.T) {
 		t.Error("a refunded order still offers a refund")
 	}
 }
-

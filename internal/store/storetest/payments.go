@@ -50,7 +50,10 @@ func claimRefund(t *testing.T, s PaymentStore) {
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = s.ClaimRefund(ctx, o.ID, 0, 300, "Refunded $3.00: scratched", "ada@example.com", time.Now()) }()
+		go func() {
+			defer wg.Done()
+			errs[i] = s.ClaimRefund(ctx, o.ID, 0, 300, "Refunded $3.00: scratched", "ada@example.com", time.Now())
+		}()
 	}
 	wg.Wait()
 	ok := 0
