@@ -332,3 +332,40 @@ func TestStripe_Refunds(t *testing.T) {
 	}
 	mailWithSubject(t, b.app, "Refund for order "+id2)
 }
+
+// Stripe can't be reached at Place Order: no order is left, the stock is
+// back, and the review says the spec's "Failed to place order".
+func TestStripe_PageFailsOrderReleased(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t, withStripe())
+	ctx := context.Background()
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"type":"api_error","message":"down"}}`, http.StatusInternalServerError)
+	}))
+	defer down.Close()
+	sc, err := stripepay.New(stripepay.Config{SecretKey: "sk_test_nocturne", WebhookSecret: "whsec_stripestub", APIURL: down.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.app.checkout.Stripe.Pages = sc
+	stock, _ := b.app.db.Stock(ctx, "nb-012")
+	c := b.shopper
+	c.addToCart("/products", "nb-012", "1")
+	c.postFrom("/checkout/shipping", "/checkout/shipping", shippingValues)
+	c.postFrom("/checkout/payment", "/checkout/payment", url.Values{"method": {"stripe"}, "action": {"next"}})
+	_, review := c.get("/checkout/review")
+	res, doc := c.postFrom("/checkout/review", "/checkout/place", url.Values{"key": {review.Find(`input[name="key"]`).AttrOr("value", "")}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(text(doc, `[data-testid="form-alert"]`), checkout.MsgOrderFailed) {
+		t.Fatalf("Stripe down: %d %q", res.StatusCode, text(doc, `[data-testid="form-alert"]`))
+	}
+	if n, _ := b.app.db.Stock(ctx, "nb-012"); n != stock {
+		t.Errorf("stock after the failed page: %d, want %d", n, stock)
+	}
+	var left int
+	if err := b.app.db.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE payment_provider = 'stripe'`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("Stripe orders left: %d (%v), want 0", left, err)
+	}
+	if n, _ := b.app.db.CartCount(ctx, userID(t, b.app, "sam@example.com")); n != 1 {
+		t.Errorf("cart after the failed page: %d items, want 1", n)
+	}
+}
