@@ -369,3 +369,27 @@ func TestStripe_PageFailsOrderReleased(t *testing.T) {
 		t.Errorf("cart after the failed page: %d items, want 1", n)
 	}
 }
+
+// A shopper who leaves Stripe's page without cancelling, changes the cart
+// and places it again gets a new page; the first one is expired through
+// Stripe, so it can't be paid too, and its order's stock is back.
+func TestStripe_PlaceAgainClosesTheFirstPage(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t, withStripe())
+	ctx := context.Background()
+	first, firstSess := placeWithStripe(t, b, "nb-013", "1")
+	second, secondSess := placeWithStripe(t, b, "nb-014", "1")
+	if first == second || firstSess == secondSess {
+		t.Fatalf("placing again reused order %s / page %s", first, firstSess)
+	}
+	if st, _ := b.app.stripe.Session(firstSess); st.Status != stripepay.StatusExpired {
+		t.Errorf("the first page is %q, want expired", st.Status)
+	}
+	if _, err := b.app.db.Order(ctx, first); shop.ErrorCode(err) != shop.ENOTFOUND {
+		t.Errorf("the first order: %v, want released", err)
+	}
+	o, _ := b.app.db.Order(ctx, second)
+	if o.ItemCount() != 2 {
+		t.Errorf("the second order has %d items, want both", o.ItemCount())
+	}
+}
