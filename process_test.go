@@ -170,18 +170,32 @@ func (s *shopper) get(path string) string {
 
 var keyField = regexp.MustCompile(`name="key" value="([^"]+)"`)
 
-// toReview registers, fills the cart and goes to the review; it returns
-// the Place Order key.
+// toReview registers, fills the cart and goes to the review, paying by
+// the demo card; it returns the Place Order key.
 func (s *shopper) toReview(email string) string {
 	s.t.Helper()
+	s.register(email)
+	return s.checkoutToReview(email, "nb-001", "2", url.Values{"cardNumber": {"4242424242424242"}, "cardName": {"Ada"},
+		"expiryDate": {"12/30"}, "cvv": {"123"}})
+}
+
+// register makes an account and signs the shopper in.
+func (s *shopper) register(email string) {
+	s.t.Helper()
 	s.post("/register", url.Values{"displayName": {"Ada"}, "email": {email}, "password": {"Nocturne-Test-9"}, "confirmPassword": {"Nocturne-Test-9"}})
-	s.post("/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"2"}})
+}
+
+// checkoutToReview adds qty of product to the cart, gives the shipping
+// address and the Payment step's form, and returns the review's Place
+// Order key.
+func (s *shopper) checkoutToReview(email, product, qty string, payment url.Values) string {
+	s.t.Helper()
+	s.post("/cart/items", url.Values{"product_id": {product}, "quantity": {qty}})
 	if res, _ := s.post("/checkout/shipping", url.Values{"firstName": {"Ada"}, "lastName": {"L"}, "email": {email}, "phone": {"020 7946 0958"},
 		"address": {"1 St"}, "city": {"London"}, "state": {"LDN"}, "zipCode": {"SW1A 1AA"}, "country": {"United Kingdom"}}); res.Header.Get("Location") != "/checkout/payment" {
 		s.t.Fatalf("shipping: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	if res, _ := s.post("/checkout/payment", url.Values{"cardNumber": {"4242424242424242"}, "cardName": {"Ada"}, "expiryDate": {"12/30"},
-		"cvv": {"123"}}); res.Header.Get("Location") != "/checkout/review" {
+	if res, _ := s.post("/checkout/payment", payment); res.Header.Get("Location") != "/checkout/review" {
 		s.t.Fatalf("payment: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	m := keyField.FindStringSubmatch(s.get("/checkout/review"))
