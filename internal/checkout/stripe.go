@@ -186,27 +186,23 @@ func (s *Service) recoverStripe(ctx context.Context, o *shop.Order) (bool, error
 	return sess.Paid(), s.Settle(ctx, sess, "")
 }
 
-// HandleEvent acts on a verified Stripe webhook event, once per event id:
-// a repeated delivery, or one racing on another instance, finds the id
-// recorded and changes nothing. Every change it makes only moves an order
-// forward, so events arriving out of order cannot undo a newer state. An
-// event it could not act on is forgotten again, so Stripe's retry acts.
+// HandleEvent acts on a verified Stripe webhook event. Every change it
+// makes is a conditional update that only moves an order forward, so a
+// repeated delivery, one racing on another instance, or an old event
+// arriving late changes nothing twice and undoes nothing; the mails go
+// with the change, so they are sent once. The event's id is stored after
+// acting: a process that dies in between acts again on Stripe's retry,
+// which is harmless, rather than skipping it.
 func (s *Service) HandleEvent(ctx context.Context, ev stripepay.Event) error {
+	if err := s.actOn(ctx, ev); err != nil {
+		return err
+	}
 	orderID := ""
 	if ev.Session != nil {
 		orderID = ev.Session.OrderID
 	}
-	fresh, err := s.Payments.RecordPaymentEvent(ctx, ev.ID, orderID, ev.Type, s.Now())
-	if err != nil || !fresh {
-		return err
-	}
-	if err := s.actOn(ctx, ev); err != nil {
-		if ferr := s.Payments.ForgetPaymentEvent(context.WithoutCancel(ctx), ev.ID); ferr != nil {
-			s.Log.Error("stripe: forget event", "err", ferr, "event", ev.ID)
-		}
-		return err
-	}
-	return nil
+	_, err := s.Payments.RecordPaymentEvent(context.WithoutCancel(ctx), ev.ID, orderID, ev.Type, s.Now())
+	return err
 }
 
 func (s *Service) actOn(ctx context.Context, ev stripepay.Event) error {

@@ -224,9 +224,6 @@ type PaymentStore interface {
 	// RecordPaymentEvent stores a provider event's id and reports whether
 	// it is new: a repeated delivery reports false.
 	RecordPaymentEvent(ctx context.Context, id, orderID, kind string, at time.Time) (bool, error)
-	// ForgetPaymentEvent removes an event's id again, when acting on it
-	// failed, so the provider's retry is acted on.
-	ForgetPaymentEvent(ctx context.Context, id string) error
 	// SetPaymentRef records the provider's reference of a pending order's
 	// payment (the hosted payment page made for it).
 	SetPaymentRef(ctx context.Context, orderID, ref string) error

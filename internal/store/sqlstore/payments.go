@@ -124,12 +124,6 @@ func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.
 	return changed, err
 }
 
-// ForgetPaymentEvent removes an event's id.
-func (s *Store) ForgetPaymentEvent(ctx context.Context, id string) error {
-	_, err := s.Exec(ctx, `DELETE FROM payment_events WHERE id = ?`, id)
-	return s.FormatError(err, "forget payment event", nil)
-}
-
 // ClaimRefund raises the refunded amount from was by amount in one
 // conditional UPDATE, and records the event.
 func (s *Store) ClaimRefund(ctx context.Context, orderID string, was, amount shop.Cents, note, actor string, at time.Time) error {
