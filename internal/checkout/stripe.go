@@ -28,9 +28,16 @@ type Stripe struct {
 	TTL time.Duration
 }
 
-// StripeMargin is how long after its page expires a pending Stripe order
-// is left to the webhook before the sweep asks Stripe itself.
+// StripeMargin is how long after its page expires (pageSlack included) a
+// pending Stripe order is left to the webhook before the sweep asks Stripe
+// itself.
 const StripeMargin = 5 * time.Minute
+
+// pageSlack is added to a page's time: Stripe refuses an expiry less than
+// 30 minutes after it creates the session, by its own clock, so a page of
+// exactly STRIPE_SESSION_TTL=30m would be refused whenever a second ticks
+// over (or the clocks differ) between our call and Stripe's check.
+const pageSlack = time.Minute
 
 // StripeMethod is how an order paid on Stripe's page names its payment.
 const StripeMethod = "Card (Stripe)"
@@ -57,7 +64,7 @@ func (s *Service) openPage(ctx context.Context, o *shop.Order) (Result, error) {
 	req := stripepay.SessionRequest{
 		OrderID: o.ID, Email: o.Email, Currency: o.Currency, Shipping: o.Shipping, Tax: o.Tax,
 		SuccessURL: s.BaseURL + StatusURL(o.ID), CancelURL: s.BaseURL + CancelURL(o.ID),
-		ExpiresAt: s.Now().Add(s.Stripe.TTL), IdempotencyKey: sessionKey(o.ID),
+		ExpiresAt: s.Now().Add(s.Stripe.TTL + pageSlack), IdempotencyKey: sessionKey(o.ID),
 	}
 	for _, l := range o.Lines {
 		req.Lines = append(req.Lines, stripepay.Line{Name: l.Name, UnitAmount: l.Price, Quantity: int64(l.Quantity)})
