@@ -15,6 +15,7 @@ import (
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/stripepay"
+	"github.com/nocturne/storefront/internal/stripepay/stripestub"
 )
 
 // withStripe offers the demo card and Stripe Checkout (the stand-in).
@@ -392,4 +393,23 @@ func TestStripe_PlaceAgainClosesTheFirstPage(t *testing.T) {
 	if o.ItemCount() != 2 {
 		t.Errorf("the second order has %d items, want both", o.ItemCount())
 	}
+}
+
+// Stripe checks a page's expiry against its own clock when it creates the
+// session: with Stripe's clock a second ahead of ours, a page of exactly
+// the 30-minute minimum would be refused. The page asks for a minute more.
+func TestStripe_PageExpiryAllowsClockTick(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t, withStripe())
+	ahead := stripestub.New(stripestub.Options{WebhookSecret: "whsec_stripestub",
+		Now: func() time.Time { return b.app.clock.Now().Add(time.Second) }})
+	srv := httptest.NewServer(ahead)
+	defer srv.Close()
+	sc, err := stripepay.New(stripepay.Config{SecretKey: "sk_test_nocturne", WebhookSecret: "whsec_stripestub", APIURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.app.checkout.Stripe.Pages = sc
+	b.app.stripe = ahead
+	placeWithStripe(t, b, "nb-015", "1")
 }
