@@ -10,6 +10,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/backoffice"
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -236,4 +237,74 @@ func TestBankTransfer_HoldExpires(t *testing.T) {
 		t.Errorf("cancellation mail %q:\n%s", last.Subject, last.Body)
 	}
 	_ = backoffice.MsgTransferNotReceived
+}
+
+// Staff refund part of a paid order after a confirmation page that says
+// what will happen in the payment method's words; the confirmation posted
+// twice refunds once; the rest can follow; more than is left is refused by
+// the field.
+func TestRefund_PartialThenRest(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t)
+	ctx := context.Background()
+	path := "/admin/orders/" + b.orderID
+	o, _ := b.app.db.Order(ctx, b.orderID)
+	_, doc := b.fulfi.get(path)
+	if got := doc.Find(`[data-testid="refund-form"] input[name="amount"]`).AttrOr("value", ""); got != money.Text(o.Total) {
+		t.Errorf("amount prefilled %q, want %q", got, money.Text(o.Total))
+	}
+	for _, tt := range []struct{ amount, reason, field string }{
+		{"", "Scratched", "amount"},
+		{"0", "Scratched", "amount"},
+		{"1.005", "Scratched", "amount"},
+		{money.Text(o.Total + 1), "Scratched", "amount"},
+		{"10", "", "reason"},
+	} {
+		res, doc := b.fulfi.post(path+"/refund", url.Values{"amount": {tt.amount}, "reason": {tt.reason}})
+		if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="`+"refund-"+tt.field+`-error"]`) == "" {
+			t.Errorf("refund %q %q: %d, no message by the %s field", tt.amount, tt.reason, res.StatusCode, tt.field)
+		}
+		if got := doc.Find(`input[name="amount"]`).AttrOr("value", ""); got != tt.amount {
+			t.Errorf("typed amount %q came back as %q", tt.amount, got)
+		}
+	}
+	res, doc := b.fulfi.post(path+"/refund", url.Values{"amount": {"10"}, "reason": {"Scratched on arrival"}})
+	if res.StatusCode != http.StatusOK || text(doc, `[data-testid="refund-confirm-button"]`) != "Refund $10.00 to the demo card •••• 4242" {
+		t.Fatalf("confirmation: %d %q", res.StatusCode, text(doc, `[data-testid="refund-confirm-button"]`))
+	}
+	if got, _ := b.app.db.Order(ctx, b.orderID); got.Refunded != 0 {
+		t.Fatalf("the confirmation page refunded %v already", got.Refunded)
+	}
+	confirm := formValues(doc.Find(`[data-testid="refund-confirm"] form`))
+	for range 2 {
+		if res, _ := b.fulfi.post(path+"/refund/confirm", confirm); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("confirm: %d", res.StatusCode)
+		}
+	}
+	got, _ := b.app.db.Order(ctx, b.orderID)
+	if got.Refunded != 1000 || got.PaymentStatus != shop.PaymentPartiallyRefunded {
+		t.Errorf("after confirming twice: refunded %v (%s), want $10.00 once", got.Refunded, got.PaymentStatus)
+	}
+	_, doc = b.shopper.get("/orders/" + b.orderID)
+	if text(doc, `main [data-testid="payment-status"]`) != "Partially refunded" || !strings.Contains(text(doc, `[data-testid="order-refunded"]`), "$10.00") {
+		t.Errorf("shopper's order: %q, %q", text(doc, `main [data-testid="payment-status"]`), text(doc, `[data-testid="order-refunded"]`))
+	}
+	if !strings.Contains(mailWithSubject(t, b.app, "Refund for order "+b.orderID).Body, "Scratched on arrival") {
+		t.Error("the refund mail does not give the reason")
+	}
+	entries, _, _ := b.app.db.AuditLog(ctx, 1)
+	if !auditHas(entries, "order.refund", b.orderID) {
+		t.Error("the refund is not in the audit log")
+	}
+	// The rest.
+	_, doc = b.fulfi.post(path+"/refund", url.Values{"amount": {money.Text(o.Total - 1000)}, "reason": {"Returned"}})
+	if res, _ := b.fulfi.post(path+"/refund/confirm", formValues(doc.Find(`[data-testid="refund-confirm"] form`))); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("confirm the rest: %d", res.StatusCode)
+	}
+	if got, _ := b.app.db.Order(ctx, b.orderID); got.Refunded != o.Total || got.PaymentStatus != shop.PaymentRefunded {
+		t.Errorf("after refunding the rest: %v (%s)", got.Refunded, got.PaymentStatus)
+	}
+	if _, doc := b.fulfi.get(path); doc.Find(`[data-testid="refund-form"]`).Length() != 0 {
+		t.Error("a refunded order still offers a refund")
+	}
 }

@@ -332,3 +332,64 @@ func TestStripe_Refunds(t *testing.T) {
 	}
 	mailWithSubject(t, b.app, "Refund for order "+id2)
 }
+
+// Stripe can't be reached at Place Order: no order is left, the stock is
+// back, and the review says the spec's "Failed to place order".
+func TestStripe_PageFailsOrderReleased(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t, withStripe())
+	ctx := context.Background()
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"type":"api_error","message":"down"}}`, http.StatusInternalServerError)
+	}))
+	defer down.Close()
+	sc, err := stripepay.New(stripepay.Config{SecretKey: "sk_test_nocturne", WebhookSecret: "whsec_stripestub", APIURL: down.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.app.checkout.Stripe.Pages = sc
+	stock, _ := b.app.db.Stock(ctx, "nb-012")
+	c := b.shopper
+	c.addToCart("/products", "nb-012", "1")
+	c.postFrom("/checkout/shipping", "/checkout/shipping", shippingValues)
+	c.postFrom("/checkout/payment", "/checkout/payment", url.Values{"method": {"stripe"}, "action": {"next"}})
+	_, review := c.get("/checkout/review")
+	res, doc := c.postFrom("/checkout/review", "/checkout/place", url.Values{"key": {review.Find(`input[name="key"]`).AttrOr("value", "")}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(text(doc, `[data-testid="form-alert"]`), checkout.MsgOrderFailed) {
+		t.Fatalf("Stripe down: %d %q", res.StatusCode, text(doc, `[data-testid="form-alert"]`))
+	}
+	if n, _ := b.app.db.Stock(ctx, "nb-012"); n != stock {
+		t.Errorf("stock after the failed page: %d, want %d", n, stock)
+	}
+	var left int
+	if err := b.app.db.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE payment_provider = 'stripe'`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("Stripe orders left: %d (%v), want 0", left, err)
+	}
+	if n, _ := b.app.db.CartCount(ctx, userID(t, b.app, "sam@example.com")); n != 1 {
+		t.Errorf("cart after the failed page: %d items, want 1", n)
+	}
+}
+
+// A shopper who leaves Stripe's page without cancelling, changes the cart
+// and places it again gets a new page; the first one is expired through
+// Stripe, so it can't be paid too, and its order's stock is back.
+func TestStripe_PlaceAgainClosesTheFirstPage(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t, withStripe())
+	ctx := context.Background()
+	first, firstSess := placeWithStripe(t, b, "nb-013", "1")
+	second, secondSess := placeWithStripe(t, b, "nb-014", "1")
+	if first == second || firstSess == secondSess {
+		t.Fatalf("placing again reused order %s / page %s", first, firstSess)
+	}
+	if st, _ := b.app.stripe.Session(firstSess); st.Status != stripepay.StatusExpired {
+		t.Errorf("the first page is %q, want expired", st.Status)
+	}
+	if _, err := b.app.db.Order(ctx, first); shop.ErrorCode(err) != shop.ENOTFOUND {
+		t.Errorf("the first order: %v, want released", err)
+	}
+	o, _ := b.app.db.Order(ctx, second)
+	if o.ItemCount() != 2 {
+		t.Errorf("the second order has %d items, want both", o.ItemCount())
+	}
+}

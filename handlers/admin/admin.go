@@ -65,6 +65,7 @@ type OrderActions interface {
 	Deliver(ctx context.Context, actor, orderID string) error
 	Cancel(ctx context.Context, actor, orderID, reason string) (shop.FieldErrors, error)
 	MarkPaid(ctx context.Context, actor, orderID string) error
+	Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error
 }
 
 // BackOffice is the back office: the role check in front of every page,
@@ -163,6 +164,8 @@ var table = []route{
 	{Route{"POST", "/admin/orders/:id/deliver", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminDeliver }},
 	{Route{"POST", "/admin/orders/:id/cancel", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminCancel }},
 	{Route{"POST", "/admin/orders/:id/paid", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminMarkPaid }},
+	{Route{"POST", "/admin/orders/:id/refund", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefund }},
+	{Route{"POST", "/admin/orders/:id/refund/confirm", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundConfirm }},
 	{Route{"GET", "/admin/messages", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessages }},
 	{Route{"GET", "/admin/messages/:id", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessage }},
 	{Route{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMarkHandled }},
@@ -366,7 +369,44 @@ func (a *orderPages) adminOrder(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return a.renderAdminOrder(c, fiber.StatusOK, pages.AdminOrderPage{Order: o})
+	return a.renderAdminOrder(c, fiber.StatusOK, pages.AdminOrderPage{Order: o, RefundAmount: money.Text(backoffice.Refundable(o))})
+}
+
+// adminRefund checks the refund form and shows what confirming will do;
+// it changes nothing (the confirmation is a second POST).
+func (a *orderPages) adminRefund(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	amount, reason, errs := backoffice.ParseRefund(o, web.FormValue(c, "amount"), web.FormValue(c, "reason"))
+	if errs != nil {
+		return a.renderAdminOrder(c, fiber.StatusUnprocessableEntity, pages.AdminOrderPage{Order: o, Errors: errs,
+			Error: "Please correct the fields marked below.", RefundAmount: web.FormValue(c, "amount"), RefundReason: web.FormValue(c, "reason")})
+	}
+	return web.Render(c, fiber.StatusOK, pages.AdminRefundConfirm(a.Frame(c, "Refund "+o.ID+" · Back office"), pages.AdminRefundPage{
+		Nav: adminNav(c, backoffice.AreaOrders), Order: o, Amount: money.Text(amount), Was: strconv.FormatInt(int64(o.Refunded), 10), Reason: reason,
+		Text: backoffice.RefundText(o, amount)}))
+}
+
+// adminRefundConfirm makes the refund the confirmation page described; a
+// second post of the same confirmation refunds nothing more.
+func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	// The refunded amount the confirmation showed, in cents (a hidden
+	// field, never typed).
+	w, werr := strconv.ParseInt(web.FormValue(c, "was"), 10, 64)
+	was := shop.Cents(w)
+	amount, reason, errs := backoffice.ParseRefund(&shop.Order{Total: o.Total, Refunded: was, PaymentStatus: shop.PaymentPaid},
+		web.FormValue(c, "amount"), web.FormValue(c, "reason"))
+	if werr != nil || errs != nil {
+		return a.RedirectWithError(c, "/admin/orders/"+o.ID, "The refund form was incomplete; nothing was refunded. Please start again.")
+	}
+	err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
+	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, backoffice.RefundText(o, amount)+": done; the shopper was e-mailed.")
 }
 
 // orderActionDone redirects back to the order after an action, or shows

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -301,3 +302,103 @@ func (s *Service) ExpireTransfers(ctx context.Context, hold time.Duration) (int,
 	}
 	return n, nil
 }
+
+// Messages of the refund form.
+const (
+	MsgRefundAmount = "Enter the amount to refund, such as 12.50."
+	MsgRefundReason = "Say why the money goes back (the shopper reads it)."
+)
+
+// Refundable is what is left to refund of o: nothing unless it was paid.
+func Refundable(o *shop.Order) shop.Cents {
+	if !o.Paid() {
+		return 0
+	}
+	return o.Total - o.Refunded
+}
+
+// ParseRefund checks the refund form against o: an amount above zero and
+// no more than is left, and a reason.
+func ParseRefund(o *shop.Order, amount, reason string) (shop.Cents, string, shop.FieldErrors) {
+	errs := shop.FieldErrors{}
+	reason = strings.TrimSpace(strings.ReplaceAll(reason, "\r\n", "\n"))
+	switch {
+	case reason == "":
+		errs["reason"] = MsgRefundReason
+	case len(reason) > 200:
+		errs["reason"] = MsgTooLong
+	}
+	c, err := money.Parse(strings.TrimPrefix(strings.TrimSpace(amount), "$"))
+	switch {
+	case err != nil:
+		errs["amount"] = MsgRefundAmount
+	case c > Refundable(o):
+		errs["amount"] = fmt.Sprintf(shop.MsgRefundTooMuch, Refundable(o))
+	}
+	if len(errs) > 0 {
+		return 0, reason, errs
+	}
+	return c, reason, nil
+}
+
+// RefundText says what confirming a refund of amount of o does, in the
+// words of its payment method.
+func RefundText(o *shop.Order, amount shop.Cents) string {
+	switch o.PaymentProvider {
+	case shop.ProviderStripe:
+		return fmt.Sprintf("Refund %s through Stripe", amount)
+	case shop.ProviderBankTransfer:
+		return fmt.Sprintf("Mark %s refunded (bank transfer)", amount)
+	}
+	last4 := o.PaymentMethod
+	if i := strings.LastIndex(last4, " "); i >= 0 {
+		last4 = last4[i+1:]
+	}
+	return fmt.Sprintf("Refund %s to the demo card •••• %s", amount, last4)
+}
+
+// Refund gives amount of a paid order back for reason. It is counted in
+// the store first, only while the refunded amount still is was (what the
+// confirmation showed), so a confirmation posted twice refunds once; then
+// the provider is asked, with a key of the order and amounts, and a
+// refusal takes the count back. A bank transfer is sent back by hand: the
+// refund is only recorded.
+func (s *Service) Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error {
+	o, err := s.Orders.Order(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	if o.Status == shop.StatusPending {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	}
+	note := fmt.Sprintf("Refunded %s: %s", amount, reason)
+	if err := s.Orders.ClaimRefund(ctx, o.ID, was, amount, note, actor, s.Now().UTC()); err != nil {
+		return err
+	}
+	bg := context.WithoutCancel(ctx)
+	if s.Refunder != nil {
+		o.Refunded = was
+		if err := s.Refunder.Refund(bg, o, amount); err != nil {
+			if uerr := s.Orders.UndoRefund(bg, o.ID, was, amount); uerr != nil {
+				s.Log.Error("undo refund", "err", uerr, "order", o.ID)
+			}
+			s.Log.Error("refund", "err", err, "order", o.ID)
+			return shop.Errorf(shop.EINVALID, MsgRefundFailed)
+		}
+	}
+	s.Record(ctx, actor, "order.refund", o.ID, map[string]string{"refunded": was.String()},
+		map[string]string{"refunded": (was + amount).String(), "reason": reason})
+	how := "to your " + o.PaymentMethod
+	if o.PaymentProvider == shop.ProviderBankTransfer {
+		how = "by bank transfer, to the account you paid from"
+	}
+	body := fmt.Sprintf("We refunded %s of your order %s %s.\nReason: %s\n\nRefunds take 3-5 business days, plus 5-10 days for your bank.\n\nSee your order at %s/orders/%s.\n",
+		amount, o.ID, how, reason, s.BaseURL, o.ID)
+	if err := s.Mailer.Send(bg, shop.Email{To: o.Email, Subject: "Refund for order " + o.ID, Body: body}); err != nil {
+		s.Log.Error("refund e-mail", "err", err, "order", o.ID)
+	}
+	return nil
+}
+
+// MsgRefundFailed: the provider refused; nothing was refunded.
+const MsgRefundFailed = "The payment provider did not make the refund, so nothing was refunded. Please try again later."

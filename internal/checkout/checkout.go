@@ -575,6 +575,8 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 		if paid, err := s.Abandon(ctx, o); err != nil {
 			return Result{}, err
 		} else if paid {
+			// That page was paid first: the cart's order is placed.
+			o.Status = shop.StatusProcessing
 			return s.truth(o), nil
 		}
 		return s.placeOnce(ctx, in, true)
@@ -702,12 +704,15 @@ func (s *Service) Recover(ctx context.Context) (completed, released int, err err
 			continue
 		}
 		if o.PaymentProvider == shop.ProviderStripe {
-			if err := s.recoverStripe(ctx, &o); err != nil {
+			switch paid, err := s.recoverStripe(ctx, &o); {
+			case err != nil:
 				// Ask again at the next sweep.
 				s.Log.Error("recover order: stripe", "err", err, "order", o.ID)
-				continue
+			case paid:
+				completed++
+			default:
+				released++
 			}
-			completed++ // resolved one way or the other
 			continue
 		}
 		outcome := ""

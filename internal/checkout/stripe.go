@@ -168,21 +168,22 @@ func (s *Service) Settle(ctx context.Context, sess *stripepay.Session, event str
 }
 
 // recoverStripe resolves a pending Stripe order past its page's expiry
-// from what Stripe says: the webhook may never have come.
-func (s *Service) recoverStripe(ctx context.Context, o *shop.Order) error {
+// from what Stripe says (the webhook may never have come), and reports
+// whether it was paid.
+func (s *Service) recoverStripe(ctx context.Context, o *shop.Order) (bool, error) {
 	if o.PaymentRef == "" || s.Stripe.Pages == nil {
 		// The page was never made (or Stripe is no longer configured):
 		// no one could have paid.
-		return s.Orders.ReleaseOrder(ctx, o.ID)
+		return false, s.Orders.ReleaseOrder(ctx, o.ID)
 	}
 	sess, err := s.Stripe.Pages.Session(ctx, o.PaymentRef)
 	if err == nil && sess.Status == stripepay.StatusOpen {
 		sess, err = s.Stripe.Pages.ExpireSession(ctx, o.PaymentRef, "nocturne-expire-"+o.ID)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return s.Settle(ctx, sess, "")
+	return sess.Paid(), s.Settle(ctx, sess, "")
 }
 
 // HandleEvent acts on a verified Stripe webhook event, once per event id:

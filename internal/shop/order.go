@@ -240,7 +240,23 @@ type PaymentStore interface {
 	// payment partially refunded or refunded, with an order event; it
 	// reports whether anything changed.
 	RecordRefund(ctx context.Context, orderID string, refunded Cents, actor string, at time.Time) (bool, error)
+	// ClaimRefund records a refund of amount by staff before the provider
+	// is asked for it, only while the refunded amount still is was (what
+	// the confirmation showed): two refunds, or one confirmed twice, can
+	// never both count. A change meanwhile is an ECONFLICT with
+	// MsgRefundMoved; more than is left an EINVALID.
+	ClaimRefund(ctx context.Context, orderID string, was, amount Cents, note, actor string, at time.Time) error
+	// UndoRefund takes back a claimed refund the provider refused.
+	UndoRefund(ctx context.Context, orderID string, was, amount Cents) error
 }
+
+// Messages of refunds.
+const (
+	// MsgRefundMoved: %s is the amount refunded now.
+	MsgRefundMoved = "The refunds of this order changed meanwhile: %s is refunded now. Please check and try again."
+	// MsgRefundTooMuch: %s is what is left to refund.
+	MsgRefundTooMuch = "At most %s is left to refund."
+)
 
 // MsgNotAwaitingPayment refuses to mark paid an order that is not awaiting
 // payment; %s is its payment state.

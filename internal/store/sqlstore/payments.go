@@ -129,3 +129,51 @@ func (s *Store) ForgetPaymentEvent(ctx context.Context, id string) error {
 	_, err := s.Exec(ctx, `DELETE FROM payment_events WHERE id = ?`, id)
 	return s.FormatError(err, "forget payment event", nil)
 }
+
+// ClaimRefund raises the refunded amount from was by amount in one
+// conditional UPDATE, and records the event.
+func (s *Store) ClaimRefund(ctx context.Context, orderID string, was, amount shop.Cents, note, actor string, at time.Time) error {
+	return s.InTx(ctx, func(tx Tx) error {
+		to := was + amount
+		res, err := tx.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
+			payment_status = CASE WHEN ? >= total_cents THEN ? ELSE ? END
+			WHERE id = ? AND refunded_cents = ? AND ? <= total_cents AND payment_status IN (?, ?)`,
+			to, to, shop.PaymentRefunded, shop.PaymentPartiallyRefunded, orderID, was, to, shop.PaymentPaid, shop.PaymentPartiallyRefunded)
+		if err != nil {
+			return s.FormatError(err, "claim refund", nil)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			var refunded, total shop.Cents
+			var payment string
+			err := tx.QueryRow(ctx, `SELECT refunded_cents, total_cents, payment_status FROM orders WHERE id = ?`, orderID).Scan(&refunded, &total, &payment)
+			switch {
+			case err != nil:
+				return rowError(err, "claim refund", shop.MsgOrderNotFound)
+			case refunded != was:
+				return shop.Errorf(shop.ECONFLICT, shop.MsgRefundMoved, refunded)
+			case payment != shop.PaymentPaid && payment != shop.PaymentPartiallyRefunded:
+				return shop.Errorf(shop.EINVALID, shop.MsgNotAwaitingPayment, shop.PaymentLabel(payment))
+			}
+			return shop.Errorf(shop.EINVALID, shop.MsgRefundTooMuch, total-refunded).WithField("amount")
+		}
+		var status string
+		if err := tx.QueryRow(ctx, `SELECT payment_status FROM orders WHERE id = ?`, orderID).Scan(&status); err != nil {
+			return s.FormatError(err, "claim refund", nil)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
+			orderID, status, note, actor, at.Unix()); err != nil {
+			return fmt.Errorf("order event: %w", err)
+		}
+		return nil
+	})
+}
+
+// UndoRefund lowers the refunded amount back to was, only if nothing moved
+// it since the claim.
+func (s *Store) UndoRefund(ctx context.Context, orderID string, was, amount shop.Cents) error {
+	_, err := s.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
+		payment_status = CASE WHEN ? = 0 THEN ? ELSE ? END
+		WHERE id = ? AND refunded_cents = ?`,
+		was, was, shop.PaymentPaid, shop.PaymentPartiallyRefunded, orderID, was+amount)
+	return s.FormatError(err, "undo refund", nil)
+}

@@ -34,6 +34,57 @@ func testPayments(t *testing.T, b Backend) {
 	t.Run("EventsOnce", func(t *testing.T) { eventsOnce(t, open(t)) })
 	t.Run("AdminFilter", func(t *testing.T) { paymentFilter(t, open(t)) })
 	t.Run("RefundsForwardOnly", func(t *testing.T) { refundsForwardOnly(t, open(t)) })
+	t.Run("ClaimRefund", func(t *testing.T) { claimRefund(t, open(t)) })
+}
+
+func claimRefund(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	o := placeUnpaid(t, s, "guest_1")
+	err := s.ClaimRefund(ctx, o.ID, 0, 100, "r", "ada@example.com", time.Now())
+	wantCode(t, "refund an unpaid order", err, shop.EINVALID, "This order is not awaiting payment (it is Awaiting payment).")
+	_, err = s.MarkPaid(ctx, o.ID, "", time.Now())
+	must(t, err)
+	// The same confirmation posted four times at once: one refund counts.
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.ClaimRefund(ctx, o.ID, 0, 300, "Refunded $3.00: scratched", "ada@example.com", time.Now())
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if shop.ErrorCode(err) != shop.ECONFLICT {
+			t.Errorf("racing refund claims: %v", err)
+		}
+	}
+	got, err := s.Order(ctx, o.ID)
+	must(t, err)
+	if ok != 1 || got.Refunded != 300 || got.PaymentStatus != shop.PaymentPartiallyRefunded {
+		t.Errorf("4 racing claims of $3.00: %d succeeded, refunded %v (%s); want 1, $3.00, partially refunded", ok, got.Refunded, got.PaymentStatus)
+	}
+	err = s.ClaimRefund(ctx, o.ID, 300, 701, "r", "", time.Now())
+	wantCode(t, "refund more than is left", err, shop.EINVALID, "At most $7.00 is left to refund.")
+	if shop.ErrorField(err) != "amount" {
+		t.Errorf("too much: field %q, want amount", shop.ErrorField(err))
+	}
+	must(t, s.ClaimRefund(ctx, o.ID, 300, 700, "r", "", time.Now()))
+	must(t, s.UndoRefund(ctx, o.ID, 300, 700))
+	got, err = s.Order(ctx, o.ID)
+	must(t, err)
+	if got.Refunded != 300 || got.PaymentStatus != shop.PaymentPartiallyRefunded {
+		t.Errorf("after undoing the second refund: %v %s, want $3.00 partially refunded", got.Refunded, got.PaymentStatus)
+	}
+	must(t, s.ClaimRefund(ctx, o.ID, 300, 700, "r", "", time.Now()))
+	if got, _ := s.Order(ctx, o.ID); got.PaymentStatus != shop.PaymentRefunded || got.Refunded != 1000 {
+		t.Errorf("refunded in full: %s %v", got.PaymentStatus, got.Refunded)
+	}
 }
 
 func refundsForwardOnly(t *testing.T, s PaymentStore) {
