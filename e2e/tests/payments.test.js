@@ -1,7 +1,7 @@
 // The payment methods beside the demo card: paying on Stripe's hosted page
 // and coming back to the order, cancelling there and finding the cart as it
-// was, a bank transfer that staff mark paid before it can ship, and
-// accessibility of the pages these add.
+// was, a bank transfer that staff mark paid before it can ship, a partial
+// refund from the back office, and accessibility of the pages these add.
 // Every journey runs with JavaScript on and off.
 //
 // Stripe is the stand-in (bin/stripestub, started by the harness): its
@@ -182,6 +182,13 @@ async function placedByTransfer(page, items) {
   const m = /\/orders\/(NOC-[\w-]+)$/.exec(new URL(await placeByRequest(page)).pathname);
   assert.ok(m, 'Place Order led to the order');
   return m[1];
+}
+
+/** Money text ("$1,234.56", "107.8", "98") in cents. */
+function cents(s) {
+  const m = String(s).replace(/[$,\s]/g, '').match(/^(\d+)(?:\.(\d{1,2}))?$/);
+  assert.ok(m, `"${s}" is an amount of money`);
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
 }
 
 /** The cart's lines as { product id: quantity }. */
@@ -402,6 +409,44 @@ describe('payments', () => {
     await open(page, `/orders/${orderID}`);
     assert.equal(await text(page.locator('main').getByTestId('status')), 'Shipped');
     assert.equal(await text(page.getByTestId('payment-status')), 'Paid');
+  });
+
+  // -------------------------------------------------------------------------
+  // Refunds
+
+  forEachMode('staff refund part of a Stripe payment', async ({ page, js, shop }) => {
+    const orderID = await paidByStripe(page, { 'nb-020': 1 });
+    await open(page, `/orders/${orderID}`);
+    const total = await text(page.getByTestId('order-total'));
+
+    const staffContext = await shop.newContext({ js });
+    try {
+      const admin = await staffContext.newPage();
+      await signIn(admin, await staffAccount('admin'));
+      await open(admin, `/admin/orders/${orderID}`);
+      const form = admin.getByTestId('refund-form');
+      await expectVisible(form, 'the refund form');
+      const amount = form.locator('[name=amount]');
+      assert.equal(cents(await amount.inputValue()), cents(total), 'the amount starts as all that is left to refund');
+      await amount.fill('10.00');
+      await form.locator('[name=reason]').fill('One item arrived scratched');
+      await submit(admin, form.getByTestId('refund-review'));
+
+      const confirm = admin.getByTestId('refund-confirm');
+      await expectVisible(confirm, 'the refund\'s confirmation');
+      assert.match(await text(confirm), /Refund \$10\.00 through Stripe/);
+      assert.equal((await submit(admin, confirm.getByTestId('refund-confirm-button'))).status(), 303);
+      assert.equal(pathOf(admin), `/admin/orders/${orderID}`);
+      assert.equal(await text(admin.locator('main').getByTestId('payment-status')), 'Partially refunded');
+      await expectVisible(admin.getByTestId('admin-order-refunded'), 'the refunded amount');
+      assert.match(await text(admin.getByTestId('admin-order-refunded')), /\$10\.00/);
+    } finally {
+      await staffContext.close();
+    }
+
+    await open(page, `/orders/${orderID}`);
+    assert.equal(await text(page.getByTestId('payment-status')), 'Partially refunded');
+    assert.equal(await text(page.getByTestId('order-refunded')), 'Refunded $10.00');
   });
 
   // -------------------------------------------------------------------------
