@@ -124,9 +124,18 @@ async function guestWithMethod(page, items, method) {
   return email;
 }
 
-/** Presses Place Order and returns the response to the POST. */
-function placeOrder(page) {
-  return submit(page, page.getByTestId('place-order'));
+/**
+ * Presses Place Order and asserts that it answered a redirect (to the
+ * payment page, or the order); a refusal fails with the page's alert.
+ */
+async function placeOrder(page) {
+  const res = await submit(page, page.getByTestId('place-order'));
+  if (res.status() !== 303) {
+    const alert = page.getByTestId('form-alert');
+    const why = (await alert.count()) ? await text(alert) : '(no alert)';
+    assert.fail(`Place Order answered ${res.status()}: ${why}`);
+  }
+  return res;
 }
 
 /** The stand-in's hosted page: its Pay and Cancel buttons. */
@@ -240,28 +249,24 @@ describe('payments', () => {
   }
 
   const staffAccounts = {};
-  /** The e-mail of a staff account with role; only a confirmed address can be staff. */
+  /**
+   * The e-mail of a staff account with role, registered with requests.
+   * Only a confirmed address can be staff: the link of its "Confirm your
+   * e-mail address" mail (read from the outbox) is confirmed first.
+   */
   async function staffAccount(role) {
     if (staffAccounts[role]) return staffAccounts[role];
     const email = uniqueEmail(role, false);
     const context = await shop.newContext({ js: false });
     try {
       const page = await context.newPage();
-      await open(page, '/register');
-      const form = page.getByTestId('register-form');
-      await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Night Owl');
-      await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-      await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-      await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
-      assert.equal((await submit(page, form.getByRole('button', { name: 'Create Account' }))).status(), 303, 'registered');
+      const res = await post(page, '/register', { displayName: 'Night Owl', email, password: PASSWORD, confirmPassword: PASSWORD });
+      assert.equal(res.status(), 303, 'registered');
       const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
       assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
-      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
-      assert.ok(link, 'registration mailed a confirmation link');
-      const { pathname, search } = new URL(link[0]);
-      await open(page, pathname + search);
-      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
-      assert.equal(res.status(), 303, 'the address is confirmed');
+      const token = mails[0]?.body.match(/\/confirm-email\?token=([A-Za-z0-9_-]+)/);
+      assert.ok(token, 'registration mailed a confirmation link');
+      assert.equal((await post(page, '/confirm-email', { token: token[1] })).status(), 303, 'the address is confirmed');
     } finally {
       await context.close();
     }
@@ -270,12 +275,9 @@ describe('payments', () => {
     return email;
   }
 
+  /** Signs the page's context in with a request (signing in is not what these journeys test). */
   async function signIn(page, email) {
-    await open(page, '/login');
-    const form = page.getByTestId('login-form');
-    await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-    const res = await submit(page, form.getByRole('button', { name: 'Sign In' }));
+    const res = await post(page, '/login', { email, password: PASSWORD });
     assert.equal(res.status(), 303, 'signed in');
   }
 
@@ -289,8 +291,7 @@ describe('payments', () => {
     assert.equal(await text(page.getByTestId('review-card')), 'Card');
     const total = await text(page.getByTestId('checkout-summary').getByTestId('total'));
 
-    const placed = await placeOrder(page);
-    assert.equal(placed.status(), 303, 'Place Order sends the shopper to the payment page');
+    await placeOrder(page);
     assert.equal(new URL(page.url()).origin, shop.stripe.url, 'the shopper is on the (stand-in) Stripe page');
     assert.match(pathOf(page), /^\/pay\/cs_/);
     assert.equal(await text(payButton(page)), `Pay ${total}`, 'the payment page charges the review\'s total');
@@ -349,8 +350,7 @@ describe('payments', () => {
     await guestOnPayment(page, { 'nb-017': 1 }, js);
     await choose(page, 'bank_transfer');
     assert.equal(await text(page.getByTestId('review-card')), 'Bank transfer');
-    const res = await placeOrder(page);
-    assert.equal(res.status(), 303);
+    await placeOrder(page);
     const m = /^\/orders\/(NOC-[\w-]+)$/.exec(pathOf(page));
     assert.ok(m, 'Place Order leads to the order');
     const orderID = m[1];
@@ -454,11 +454,12 @@ describe('payments', () => {
 
   describe('accessibility', () => {
     /**
-     * Builds a shopper's state once with requests (in a throw-away context)
-     * and returns a setup that gives each axe context that shopper's
-     * cookies, so the two axe passes (and viewports) share one set-up.
+     * Builds a state once with requests, in a throw-away context (a
+     * shopper's checkout, a signed-in staff member), and returns build's
+     * result and a setup that gives each axe context those cookies, so the
+     * two axe passes (and viewports) share one set-up.
      */
-    async function asShopper(build) {
+    async function withState(build) {
       const context = await shopHandle.newContext({ js: false });
       try {
         const page = await context.newPage();
@@ -471,14 +472,14 @@ describe('payments', () => {
     }
 
     browserTest('axe: /checkout/payment with three methods, at 1280 and 390 px', async () => {
-      const { setup } = await asShopper((page) => guestWithShipping(page, { 'nb-024': 1 }));
+      const { setup } = await withState((page) => guestWithShipping(page, { 'nb-024': 1 }));
       const prepare = (page) => expectVisible(page.getByTestId('pay-methods'), 'the payment methods');
       await checkA11y('/checkout/payment', { setup, prepare });
       await checkA11y('/checkout/payment', { setup, prepare, viewport: NARROW });
     });
 
     browserTest('axe: the status page of an order paid on Stripe', async () => {
-      const { result: orderID, setup } = await asShopper((page) => paidByStripe(page, { 'nb-024': 1 }));
+      const { result: orderID, setup } = await withState((page) => paidByStripe(page, { 'nb-024': 1 }));
       await checkA11y(`/orders/${orderID}/status`, {
         setup,
         prepare: async (page) => assert.equal(await page.getByTestId('order-status').getAttribute('data-state'), 'paid'),
@@ -486,15 +487,16 @@ describe('payments', () => {
     });
 
     browserTest('axe: the page after cancelling on Stripe', async () => {
-      const { result: cancelled, setup } = await asShopper((page) => cancelledAtStripe(page, { 'nb-024': 1 }));
+      const { result: cancelled, setup } = await withState((page) => cancelledAtStripe(page, { 'nb-024': 1 }));
       await checkA11y(cancelled, { setup, prepare: (page) => expectVisible(page.getByTestId('payment-cancelled'), 'the cancelled page') });
     });
 
     browserTest('axe: a bank transfer\'s order in the back office, with Mark paid', async () => {
-      const { result: orderID } = await asShopper((page) => placedByTransfer(page, { 'nb-024': 1 }));
+      const { result: orderID } = await withState((page) => placedByTransfer(page, { 'nb-024': 1 }));
       const email = await staffAccount('fulfilment');
+      const { setup } = await withState((page) => signIn(page, email));
       await checkA11y(`/admin/orders/${orderID}`, {
-        setup: (page) => signIn(page, email),
+        setup,
         prepare: (page) => expectVisible(page.getByTestId('mark-paid-form'), 'the Mark paid form'),
       });
     });
