@@ -10,8 +10,9 @@
 // knows of the payment when its status page loads.
 //
 // The set-ups that are not the journey's subject (a cart, the shipping
-// step, an order to look at) are posted from the page's context, as in
-// admin.test.js, to keep the file quick.
+// step, an order to look at, a staff account and its sign-in) are posted
+// with the context's cookies, without opening pages, to keep the file
+// quick.
 
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
