@@ -140,9 +140,9 @@ function databaseURL(server, name) {
   return u.href;
 }
 
-async function startServer(extraEnv = {}) {
+async function startServer(extraEnv = {}, { port } = {}) {
   const bin = storefrontBinary();
-  const port = await freePort();
+  port ??= await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
   let pgDatabase = '';
   if (POSTGRES_URL) {
@@ -227,6 +227,77 @@ async function startServer(extraEnv = {}) {
 }
 
 // ---------------------------------------------------------------------------
+// Stripe stand-in (cmd/stripestub): Stripe's API, a plain-HTML hosted payment
+// page and signed webhooks, on loopback, so payment journeys never reach
+// Stripe.
+
+/** The webhook signing secret the stand-in signs with and the shop checks. */
+export const STRIPE_WEBHOOK_SECRET = 'whsec_stripestub';
+
+function stripeStubBinary() {
+  const bin = path.resolve(E2E_DIR, process.env.STRIPESTUB_BIN || '../bin/stripestub');
+  if (!existsSync(bin)) {
+    throw new Error(
+      `Stripe stand-in binary not found at ${bin}. Build it first: ` +
+        '(cd .. && go build -o bin/stripestub ./cmd/stripestub; `go tool task build` does it too), or set STRIPESTUB_BIN.',
+    );
+  }
+  return bin;
+}
+
+/**
+ * Starts the stand-in on a free loopback port, sending its webhooks to
+ * webhookURL, and returns { url, log(), stop() } once it has said where it
+ * listens (its first stdout line, "listening on http://ADDR").
+ */
+async function startStripeStub(webhookURL) {
+  const bin = stripeStubBinary();
+  const proc = spawn(bin, ['-addr', '127.0.0.1:0', '-webhook-url', webhookURL, '-webhook-secret', STRIPE_WEBHOOK_SECRET], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  let exit;
+  const exited = new Promise((resolve) => {
+    proc.on('exit', (code, signal) => resolve((exit = { code, signal })));
+    proc.on('error', (err) => resolve((exit = { code: null, signal: null, error: err.message })));
+  });
+  const stop = async () => {
+    if (!exit) {
+      proc.kill('SIGTERM');
+      const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    }
+  };
+  const listening = new Promise((resolve) => {
+    const keep = (chunk) => {
+      log = (log + chunk.toString()).slice(-20_000);
+      const m = /^listening on (http:\/\/\S+)$/m.exec(log);
+      if (m) resolve(m[1]);
+    };
+    proc.stdout.on('data', keep);
+    proc.stderr.on('data', keep);
+  });
+  let timer;
+  const url = await Promise.race([
+    listening,
+    exited.then(() => null),
+    new Promise((resolve) => (timer = setTimeout(() => resolve(null), HEALTH_TIMEOUT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (!url) {
+    await stop();
+    throw new Error(
+      exit
+        ? `the Stripe stand-in exited before it listened (${JSON.stringify(exit)}). Its output:\n${log}`
+        : `the Stripe stand-in did not say where it listens within ${HEALTH_TIMEOUT_MS} ms. Its output:\n${log}`,
+    );
+  }
+  return { url, log: () => log, stop };
+}
+
+// ---------------------------------------------------------------------------
 // Shop: server + browser shared by one test file
 
 let active;
@@ -244,12 +315,19 @@ function current() {
  * GOOGLE_* ones for a local OpenID Connect provider). It may be an object or
  * a function returning one (called when the server starts, after the file's
  * earlier before() hooks). Without it the server starts exactly as before.
+ *
+ * options.stripe=true also starts the Stripe stand-in (bin/stripestub, or
+ * STRIPESTUB_BIN) with its webhooks going to this server, and gives the
+ * server STRIPE_API_URL, a test secret key and the matching webhook secret;
+ * PAYMENT_METHODS is still the file's to set. shop.stripe.url is the
+ * stand-in's address.
  */
-export function useShop({ env } = {}) {
+export function useShop({ env, stripe = false } = {}) {
   const shop = {
     skip: SKIP,
     server: undefined,
     browser: undefined,
+    stripe: undefined,
     get baseURL() {
       return this.server.baseURL;
     },
@@ -322,8 +400,26 @@ export function useShop({ env } = {}) {
 
   before(async () => {
     if (shop.skip) return;
-    const extraEnv = typeof env === 'function' ? await env() : env;
-    shop.server = await startServer(extraEnv ?? {});
+    let extraEnv = (typeof env === 'function' ? await env() : env) ?? {};
+    let port;
+    if (stripe) {
+      // The stand-in needs the shop's webhook URL before it starts, and the
+      // shop needs the stand-in's address: choose the shop's port first.
+      port = await freePort();
+      shop.stripe = await startStripeStub(`http://127.0.0.1:${port}/webhooks/stripe`);
+      extraEnv = {
+        STRIPE_API_URL: shop.stripe.url,
+        STRIPE_SECRET_KEY: 'sk_test_stripestub',
+        STRIPE_WEBHOOK_SECRET,
+        ...extraEnv,
+      };
+    }
+    try {
+      shop.server = await startServer(extraEnv, { port });
+    } catch (err) {
+      await shop.stripe?.stop();
+      throw err;
+    }
     try {
       shop.browser = await chromium.launch({
         executablePath: CHROMIUM_PATH,
@@ -332,6 +428,7 @@ export function useShop({ env } = {}) {
       });
     } catch (err) {
       await shop.server.stop();
+      await shop.stripe?.stop();
       throw new Error(`could not launch Chromium at ${CHROMIUM_PATH}: ${err.message}`);
     }
   });
@@ -339,6 +436,7 @@ export function useShop({ env } = {}) {
   after(async () => {
     await shop.browser?.close();
     await shop.server?.stop();
+    await shop.stripe?.stop();
   });
 
   return shop;
@@ -361,7 +459,11 @@ function annotate(err, page, shop) {
       // page gone
     }
     const tail = shop.server?.log().trim();
-    const extra = `\n  page: ${where}` + (tail ? `\n  server output (tail):\n${tail.slice(-2_000)}` : '');
+    const stubTail = shop.stripe?.log().trim().split('\n').slice(1).join('\n'); // past "listening on"
+    const extra =
+      `\n  page: ${where}` +
+      (tail ? `\n  server output (tail):\n${tail.slice(-2_000)}` : '') +
+      (stubTail ? `\n  Stripe stand-in output (tail):\n${stubTail.slice(-1_000)}` : '');
     try {
       err.message += extra;
     } catch {
@@ -380,13 +482,14 @@ const wanted = (name) => !ONLY || ONLY.test(name);
 /**
  * Registers the test twice: in a context with JavaScript enabled and in one
  * with JavaScript disabled. fn gets { page, context, js, mode, shop, t }.
- * options.viewport sets the viewport (default WIDE).
+ * options.viewport sets the viewport (default WIDE); options.skip (a
+ * reason) skips both, as node:test's skip does.
  */
 export function forEachMode(name, fn, options = {}) {
   const shop = current();
   for (const mode of MODES) {
     if (!wanted(`${name} [${mode.name}]`)) continue;
-    it(`${name} [${mode.name}]`, { skip: shop.skip }, async (t) => {
+    it(`${name} [${mode.name}]`, { skip: shop.skip || options.skip }, async (t) => {
       const context = await shop.newContext({ js: mode.js, viewport: options.viewport });
       const page = await context.newPage();
       try {
