@@ -293,7 +293,10 @@ async function completePayment(page, card = CARD) {
 async function holdPlaceOrder(page) {
   let release;
   const held = new Promise((r) => (release = r));
+  // The posts each one held, counted where they are held.
+  const posts = [];
   await page.route('**/checkout/place', async (route) => {
+    if (route.request().method() === 'POST') posts.push(route.request());
     await held;
     try {
       await route.continue();
@@ -301,10 +304,12 @@ async function holdPlaceOrder(page) {
       // the page was closed meanwhile
     }
   });
-  return async () => {
+  const done = async () => {
     release();
     await page.unroute('**/checkout/place');
   };
+  done.posts = posts;
+  return done;
 }
 
 /**
@@ -778,10 +783,6 @@ describe('checkout', () => {
 
       if (js) {
         // A double-click: the page sends one request.
-        const posts = [];
-        page.on('request', (r) => {
-          if (r.method() === 'POST' && new URL(r.url()).pathname === '/checkout/place') posts.push(r);
-        });
         const states = await watchPlaceOrder(page);
         const release = await holdPlaceOrder(page);
         try {
@@ -796,7 +797,10 @@ describe('checkout', () => {
         } finally {
           await release();
         }
-        assert.equal(posts.length, 1, 'one order request was sent');
+        // At most one: Chromium sometimes starts the form's navigation
+        // where Playwright's route never sees it (no request event either),
+        // so a count can say 0; the order count below is the guarantee.
+        assert.ok(release.posts.length <= 1, `at most one order request was sent (${release.posts.length})`);
       } else {
         // Without JavaScript nothing stops a second press: the review is open
         // in two tabs and Place Order is pressed in both at once.

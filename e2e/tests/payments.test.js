@@ -222,11 +222,6 @@ describe('payments', () => {
       PAYMENT_METHODS: 'demo,stripe,bank_transfer',
       BANK_TRANSFER_INSTRUCTIONS: BANK_DETAILS,
       PAYMENT_DELAY: '0s',
-      // Above Stripe's 30-minute minimum (which is also the default): with
-      // exactly 30 minutes, a payment page asked for just before a second
-      // boundary reaches the stand-in in the next second and is refused, so
-      // Place Order would fail now and then.
-      STRIPE_SESSION_TTL: '1h',
     },
   }));
   beforeEach((t) => shop.resetRateLimits(t));
