@@ -229,11 +229,7 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 		if t.To == shop.StatusShipped {
 			note = t.Carrier + " " + t.Tracking
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
-			t.OrderID, t.To, note, t.Actor, t.At.Unix()); err != nil {
-			return fmt.Errorf("order event: %w", err)
-		}
-		return nil
+		return addOrderEvent(ctx, tx, t.OrderID, t.To, note, t.Actor, t.At)
 	})
 	if err != nil {
 		return nil, err

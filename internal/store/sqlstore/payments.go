@@ -36,11 +36,7 @@ func (s *Store) MarkPaid(ctx context.Context, orderID, actor string, at time.Tim
 			}
 			return shop.Errorf(shop.ECONFLICT, shop.MsgNotAwaitingPayment, label)
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
-			orderID, shop.PaymentPaid, "Payment received", actor, at.Unix()); err != nil {
-			return fmt.Errorf("order event: %w", err)
-		}
-		return nil
+		return addOrderEvent(ctx, tx, orderID, shop.PaymentPaid, "Payment received", actor, at)
 	})
 	if err != nil {
 		return nil, err
@@ -111,15 +107,7 @@ func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.
 			return nil
 		}
 		changed = true
-		var status string
-		if err := tx.QueryRow(ctx, `SELECT payment_status FROM orders WHERE id = ?`, orderID).Scan(&status); err != nil {
-			return s.FormatError(err, "record refund", nil)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
-			orderID, status, "Refunded "+refunded.String()+" in all", actor, at.Unix()); err != nil {
-			return fmt.Errorf("order event: %w", err)
-		}
-		return nil
+		return s.refundEvent(ctx, tx, orderID, "Refunded "+refunded.String()+" in all", actor, at)
 	})
 	return changed, err
 }
@@ -150,15 +138,7 @@ func (s *Store) ClaimRefund(ctx context.Context, orderID string, was, amount sho
 			}
 			return shop.Errorf(shop.EINVALID, shop.MsgRefundTooMuch, total-refunded).WithField("amount")
 		}
-		var status string
-		if err := tx.QueryRow(ctx, `SELECT payment_status FROM orders WHERE id = ?`, orderID).Scan(&status); err != nil {
-			return s.FormatError(err, "claim refund", nil)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
-			orderID, status, note, actor, at.Unix()); err != nil {
-			return fmt.Errorf("order event: %w", err)
-		}
-		return nil
+		return s.refundEvent(ctx, tx, orderID, note, actor, at)
 	})
 }
 
@@ -170,4 +150,24 @@ func (s *Store) UndoRefund(ctx context.Context, orderID string, was, amount shop
 		WHERE id = ? AND refunded_cents = ?`,
 		was, was, shop.PaymentPaid, shop.PaymentPartiallyRefunded, orderID, was+amount)
 	return s.FormatError(err, "undo refund", nil)
+}
+
+// refundEvent records a refund in the order's timeline under the payment
+// state it left the order in.
+func (s *Store) refundEvent(ctx context.Context, tx Tx, orderID, note, actor string, at time.Time) error {
+	var status string
+	if err := tx.QueryRow(ctx, `SELECT payment_status FROM orders WHERE id = ?`, orderID).Scan(&status); err != nil {
+		return s.FormatError(err, "refund event", nil)
+	}
+	return addOrderEvent(ctx, tx, orderID, status, note, actor, at)
+}
+
+// addOrderEvent records one step of an order's timeline (a status it
+// reached, or a payment's step) in tx.
+func addOrderEvent(ctx context.Context, tx Tx, orderID, status, note, actor string, at time.Time) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO order_events (order_id, status, note, actor, created_at) VALUES (?, ?, ?, ?, ?)`,
+		orderID, status, note, actor, at.Unix()); err != nil {
+		return fmt.Errorf("order event: %w", err)
+	}
+	return nil
 }
