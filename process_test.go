@@ -272,7 +272,15 @@ func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
 	if got := orderStates(t, dir); got["processing"] != 0 {
 		t.Errorf("orders %v, want the uncharged one released", got)
 	}
-	// The cart is intact (the review shows it) and the order can be placed.
+	// The status page offers to pay again; the cart is intact (the review
+	// shows it) and the order can be placed.
+	if res, _ := sh.post("/checkout/retry", nil); res.Header.Get("Location") != "/checkout/payment" {
+		t.Fatalf("pay again after recovery went to %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := sh.post("/checkout/payment", url.Values{"cardNumber": {"4242424242424242"}, "cardName": {"Ada"},
+		"expiryDate": {"12/30"}, "cvv": {"123"}}); res.Header.Get("Location") != "/checkout/review" {
+		t.Fatalf("payment after recovery: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
 	m := keyField.FindStringSubmatch(sh.get("/checkout/review"))
 	if m == nil {
 		t.Fatal("no review after recovery: the cart was lost with the released order")

@@ -81,7 +81,7 @@ func (b *backOffice) placeOrder(t *testing.T, product, qty string) string {
 	}
 	checkoutToReview(t, b.shopper, testCard)
 	res := placeOrder(t, b.shopper)
-	loc := res.Header.Get("Location")
+	loc := orderPath(res)
 	if !strings.HasPrefix(loc, "/orders/NOC-") {
 		t.Fatalf("place order: %d to %q", res.StatusCode, loc)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -41,7 +40,7 @@ func (a *checkoutHandlers) routes(app *fiber.App, perIP func(name string, max in
 	app.Get("/checkout/review", a.reviewPage)
 	app.Post("/checkout/back", a.checkoutBack)
 	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
-	app.Get("/checkout/status", a.checkoutStatus)
+	app.Post("/checkout/retry", a.retryPayment)
 }
 
 // MsgOrderPlaced is the confirmation on the new order's page.
@@ -51,10 +50,24 @@ const sessionCheckout = "checkout"
 
 // checkoutState is what the session keeps between steps: the shipping form
 // and, of the card, only what the review shows and the gateway's token.
+// Once Place Order is pressed they move to Placing, so the next checkout
+// starts afresh and a declined card can still go back to the Payment step.
 type checkoutState struct {
 	Shipping *checkout.Shipping `json:"shipping,omitempty"`
 	Method   string             `json:"method,omitempty"`
 	Card     *keptCard          `json:"card,omitempty"`
+	Placing  *placing           `json:"placing,omitempty"`
+}
+
+// placing is the order whose demo payment is under way, with what its
+// status page needs to tell a decline (the cart key and card token) and
+// what "Use another card" gives back to the checkout.
+type placing struct {
+	OrderID  string            `json:"order"`
+	Key      string            `json:"key"`
+	Token    string            `json:"token,omitempty"`
+	Shipping checkout.Shipping `json:"shipping"`
+	Method   string            `json:"method,omitempty"`
 }
 
 // paymentChosen reports whether the Payment step is done: a demo card was
@@ -396,12 +409,19 @@ func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
 		}
 		return a.reviewAgain(c, u.ID, st, fiber.StatusUnprocessableEntity, shop.ErrorMessage(err), errors.Is(err, checkout.ErrDeclined))
 	}
-	if res.State == checkout.Placed && res.Fresh {
+	switch {
+	case res.State == checkout.Placed && res.Fresh:
 		if err := a.sessions.Set(c, sessionCheckout, ""); err != nil {
 			return err
 		}
+	case res.State == checkout.Processing && res.Order.PaymentProvider == shop.ProviderDemo:
+		st = checkoutState{Placing: &placing{OrderID: res.Order.ID, Key: key, Token: st.card().Token,
+			Shipping: *st.Shipping, Method: st.Method}}
+		if err := a.saveCheckout(c, st); err != nil {
+			return err
+		}
 	}
-	return a.showResult(c, u.ID, st, key, res)
+	return a.showResult(c, u.ID, st, res)
 }
 
 // reviewAgain shows the review of the cart as it is now with msg; an empty
@@ -418,19 +438,21 @@ func (a *checkoutHandlers) reviewAgain(c *fiber.Ctx, owner string, st checkoutSt
 }
 
 // showResult tells the truth of a Place Order press: the order page when
-// it is placed, the processing page while its payment runs, the review
-// with the decline message when the card was refused.
-func (a *checkoutHandlers) showResult(c *fiber.Ctx, owner string, st checkoutState, key string, res checkout.Result) error {
-	switch res.State {
-	case checkout.Redirect:
+// it is placed, the order's status page while its payment runs (it tells a
+// decline too), the review with the decline message when a card refused
+// before is pressed again.
+func (a *checkoutHandlers) showResult(c *fiber.Ctx, owner string, st checkoutState, res checkout.Result) error {
+	switch {
+	case res.State == checkout.Redirect:
 		// To the hosted payment page; it sends the shopper back to the
 		// order's status page, or to the cancelled page.
 		return c.Redirect(res.URL, fiber.StatusSeeOther)
-	case checkout.Placed:
+	case res.State == checkout.Placed:
 		return a.RedirectWithFlash(c, "/orders/"+res.Order.ID, MsgOrderPlaced)
-	case checkout.Processing:
-		return web.Render(c, fiber.StatusAccepted, pages.PaymentProcessing(a.Frame(c, "Payment processing"),
-			pages.PaymentPending{OrderID: res.Order.ID, CheckURL: "/checkout/status?key=" + url.QueryEscape(key)}))
+	case res.State == checkout.Processing:
+		return c.Redirect(checkout.StatusURL(res.Order.ID), fiber.StatusSeeOther)
+	case st.Placing != nil:
+		return c.Redirect(checkout.StatusURL(st.Placing.OrderID), fiber.StatusSeeOther)
 	default:
 		return a.reviewAgain(c, owner, st, fiber.StatusUnprocessableEntity, checkout.MsgOrderFailed, true)
 	}
@@ -443,8 +465,12 @@ func (a *checkoutHandlers) showPlaced(c *fiber.Ctx, owner, key, token string) er
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
 	st := a.loadCheckout(c)
-	if token == "" && st.Card != nil {
+	switch {
+	case token != "":
+	case st.Card != nil:
 		token = st.Card.Token
+	case st.Placing != nil && st.Placing.Key == key:
+		token = st.Placing.Token
 	}
 	res, err := a.checkout.Status(c.UserContext(), owner, key, token)
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
@@ -452,14 +478,47 @@ func (a *checkoutHandlers) showPlaced(c *fiber.Ctx, owner, key, token string) er
 	} else if err != nil {
 		return err
 	}
-	return a.showResult(c, owner, st, key, res)
+	return a.showResult(c, owner, st, res)
 }
 
-// checkoutStatus is the processing page's "Check again": it only reads.
-func (a *checkoutHandlers) checkoutStatus(c *fiber.Ctx) error {
-	u := session.User(c)
-	if u == nil {
+// lastPayment tells, of a released order that was this shopper's last
+// Place Order with the demo card, whether its card was declined: "declined",
+// or "unpaid" when it was released without a charge (the sweep after a
+// crash). It is "" for any other order. It only reads.
+func (a *checkoutHandlers) lastPayment(c *fiber.Ctx, orderID string) (string, error) {
+	u, st := session.User(c), a.loadCheckout(c)
+	if u == nil || st.Placing == nil || st.Placing.OrderID != orderID {
+		return "", nil
+	}
+	res, err := a.checkout.Status(c.UserContext(), u.ID, st.Placing.Key, st.Placing.Token)
+	switch {
+	case shop.ErrorCode(err) == shop.ENOTFOUND:
+		return "unpaid", nil
+	case err != nil:
+		return "", err
+	case res.State == checkout.Declined:
+		return "declined", nil
+	}
+	return "", nil
+}
+
+// retryPayment is a declined or unpaid order's "Use another card": the
+// checkout gets back the shipping address and method, and goes to the
+// Payment step.
+func (a *checkoutHandlers) retryPayment(c *fiber.Ctx) error {
+	st := a.loadCheckout(c)
+	p := st.Placing
+	if session.User(c) == nil || p == nil {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
-	return a.showPlaced(c, u.ID, c.Query("key"), "")
+	if _, err := a.orders.Order(c.UserContext(), p.OrderID); err == nil {
+		// Still being paid, or paid: its status page says which.
+		return c.Redirect(checkout.StatusURL(p.OrderID), fiber.StatusSeeOther)
+	} else if shop.ErrorCode(err) != shop.ENOTFOUND {
+		return err
+	}
+	if err := a.saveCheckout(c, checkoutState{Shipping: &p.Shipping, Method: p.Method}); err != nil {
+		return err
+	}
+	return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -41,6 +42,9 @@ func checkoutToReview(t *testing.T, c *client, card string) {
 	}
 }
 
+// placeOrder presses Place Order on the review and waits for the demo
+// card's charge, which runs after the answer. The answer's Location is the
+// order's status page; orderPath gives its order page.
 func placeOrder(t *testing.T, c *client) *http.Response {
 	t.Helper()
 	_, doc := c.get("/checkout/review")
@@ -49,7 +53,14 @@ func placeOrder(t *testing.T, c *client) *http.Response {
 		t.Fatal("review has no idempotency key")
 	}
 	res, _ := c.postFrom("/checkout/review", "/checkout/place", url.Values{"key": {key}})
+	c.settle()
 	return res
+}
+
+// orderPath is the order page of Place Order's answer (which is the
+// order's status page, or the order page itself).
+func orderPath(res *http.Response) string {
+	return strings.TrimSuffix(res.Header.Get("Location"), "/status")
 }
 
 func TestCheckout_Guest(t *testing.T) {
@@ -90,9 +101,10 @@ func TestCheckout_Guest(t *testing.T) {
 		t.Fatalf("place: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	_, doc = c.get(res.Header.Get("Location"))
-	if got := text(doc, `[data-testid="flash"]`); got != handlers.MsgOrderPlaced {
-		t.Errorf("flash %q", got)
+	if got := text(doc, "h1"); got != handlers.MsgOrderPlaced {
+		t.Errorf("status page %q", got)
 	}
+	_, doc = c.get(orderPath(res))
 	if got := text(doc, `[data-testid="status"]`); got != "Processing" {
 		t.Errorf("status %q", got)
 	}
@@ -215,17 +227,18 @@ func TestCheckout_Declined(t *testing.T) {
 	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
 	c.addToCart("/products", "nb-001", "1")
 	checkoutToReview(t, c, "4000 0000 0000 0002")
-	_, doc := c.get("/checkout/review")
-	res, doc := c.postFrom("/checkout/review", "/checkout/place", url.Values{"key": {doc.Find(`input[name="key"]`).AttrOr("value", "")}})
-	if res.StatusCode != http.StatusUnprocessableEntity {
-		t.Fatalf("declined: status %d", res.StatusCode)
-	}
-	if got, want := text(doc, `[data-testid="form-alert"]`), checkout.MsgOrderFailed+" "+checkout.MsgCardDeclined+" Use another card"; got != want {
+	res := placeOrder(t, c)
+	_, doc := c.get(res.Header.Get("Location"))
+	if got, want := text(doc, `[data-testid="form-alert"]`), checkout.MsgOrderFailed+" "+checkout.MsgCardDeclined; got != want {
 		t.Errorf("alert: got %q, want %q", got, want)
 	}
-	if got := doc.Find(`[data-testid="use-another-card"]`).AttrOr("href", ""); got != "/checkout/payment" {
-		t.Errorf("way back to the card: got %q, want /checkout/payment", got)
+	if got := doc.Find(`form:has([data-testid="use-another-card"])`).AttrOr("action", ""); got != "/checkout/retry" {
+		t.Errorf("way back to the card: got %q, want /checkout/retry", got)
 	}
+	if res, _ := c.post("/checkout/retry", nil); res.Header.Get("Location") != "/checkout/payment" {
+		t.Fatalf("use another card went to %q", res.Header.Get("Location"))
+	}
+	c.postFrom("/checkout/payment", "/checkout/payment", paymentValues(testCard))
 	_, doc = c.get("/checkout/review")
 	if !strings.Contains(text(doc, `[data-testid="review-address"]`), "London") {
 		t.Error("shipping data lost after a decline")
@@ -297,8 +310,15 @@ func TestCheckout_PlaceOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	c.settle()
 	if n, _ := app.db.CountOrders(context.Background(), userID(t, app, "ada@example.com")); n != 1 {
 		t.Fatalf("concurrent Place Order made %d orders, want 1 (%v)", n, locations)
+	}
+	// Each press is sent to the one order: its status page, or its page
+	// once paid.
+	first := strings.TrimSuffix(locations[0], "/status")
+	if first == "" || slices.ContainsFunc(locations, func(l string) bool { return strings.TrimSuffix(l, "/status") != first }) {
+		t.Errorf("concurrent presses went to %v, want one order", locations)
 	}
 	// And a later double submit of the same form goes to the same order.
 	res, _ := c.postFrom("/", "/checkout/place", url.Values{"key": {key}})
@@ -431,7 +451,7 @@ func TestOrders_GuestHandOverAndLookup(t *testing.T) {
 	c.postFrom("/checkout", "/guest", url.Values{"from": {"/checkout"}})
 	checkoutToReview(t, c, testCard)
 	res := placeOrder(t, c)
-	orderPath := res.Header.Get("Location")
+	orderPath := orderPath(res)
 	id := strings.TrimPrefix(orderPath, "/orders/")
 
 	visitor := app.client(t)

@@ -183,10 +183,14 @@ type client struct {
 	tb      testing.TB
 	app     *fiber.App
 	cookies map[string]string
+	// settle waits for the payments under way (the demo card is charged
+	// after Place Order has answered).
+	settle func()
 }
 
 func (a *testApp) client(tb testing.TB) *client {
-	return &client{tb: tb, app: a.app, cookies: map[string]string{}}
+	return &client{tb: tb, app: a.app, cookies: map[string]string{},
+		settle: func() { a.checkout.Wait(context.Background()) }}
 }
 
 func (c *client) do(req *http.Request) *http.Response {

@@ -35,6 +35,9 @@ type orderHandlers struct {
 	// transfer is where bank transfers go, shown on an order awaiting one.
 	transfer string
 	payments Payments
+	// lastPayment tells what became of a released order's demo payment,
+	// when it was this shopper's (the checkout's session knows).
+	lastPayment func(c *fiber.Ctx, orderID string) (string, error)
 }
 
 // OrderEvents is the order history an order page shows.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/shop"
@@ -60,8 +62,9 @@ func placeAsync(c *client, key string) chan *http.Response {
 }
 
 // One account at Review on two devices presses Place Order
-// on both during the payment: one order, one charge, and an item added from
-// the second device during the payment stays in the cart.
+// on both during the payment: one order, one charge, both devices sent to
+// its status page, and an item added from the second device during the
+// payment stays in the cart.
 func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
@@ -79,21 +82,20 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 	}
 
 	g := gate(app)
-	app.checkout.WaitForOther = -1 // answer "still processing" at once
-	first := placeAsync(phone, k1)
+	r1 := <-placeAsync(phone, k1)
 	<-g.entered
+	statusPath := r1.Header.Get("Location")
+	if r1.StatusCode != http.StatusSeeOther || !strings.HasPrefix(statusPath, "/orders/NOC-") || !strings.HasSuffix(statusPath, "/status") {
+		t.Fatalf("first device: %d to %q, want the order's status page", r1.StatusCode, statusPath)
+	}
 	laptop.addToCart("/products", "nb-002", "1") // during the payment
-	res, doc := laptop.post("/checkout/place", url.Values{"key": {k2}})
-	if res.StatusCode != http.StatusAccepted || doc.Find(`[data-testid="payment-processing"]`).Length() != 1 {
-		t.Fatalf("second device during the payment: %d %q, want 202 and the processing page", res.StatusCode, res.Header.Get("Location"))
+	res, _ := laptop.post("/checkout/place", url.Values{"key": {k2}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != statusPath {
+		t.Fatalf("second device during the payment: %d to %q, want %q", res.StatusCode, res.Header.Get("Location"), statusPath)
 	}
-	check := doc.Find(`[data-testid="payment-check"]`).AttrOr("href", "")
 	close(g.release)
-	r1 := <-first
-	if r1 == nil || !strings.HasPrefix(r1.Header.Get("Location"), "/orders/NOC-") {
-		t.Fatalf("first device: %v", r1)
-	}
-	orderPath := r1.Header.Get("Location")
+	phone.settle()
+	orderPath := strings.TrimSuffix(statusPath, "/status")
 
 	uid := userID(t, app, "ada@example.com")
 	if n, _ := app.db.CountOrders(context.Background(), uid); n != 1 {
@@ -113,17 +115,18 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 		t.Errorf("cart after the order %v, want the item added during payment", got)
 	}
 
-	// The second device's "Check again" and a replay of its form show the
-	// placed order, and charge nothing more.
-	res, _ = laptop.get(check)
-	if res.Header.Get("Location") != orderPath {
-		t.Errorf("check again went to %q, want %q", res.Header.Get("Location"), orderPath)
+	// Both devices' status pages say paid, and a replay of the second
+	// device's form shows the placed order and charges nothing more.
+	for name, c := range map[string]*client{"phone": phone, "laptop": laptop} {
+		if _, doc := c.get(statusPath); doc.Find(`[data-testid="order-status"]`).AttrOr("data-state", "") != "paid" {
+			t.Errorf("%s's status page: %q", name, text(doc, "main"))
+		}
 	}
 	res, _ = laptop.post("/checkout/place", url.Values{"key": {k2}})
 	if res.Header.Get("Location") != orderPath {
 		t.Errorf("replay went to %q, want %q", res.Header.Get("Location"), orderPath)
 	}
-	_, doc = laptop.get(orderPath)
+	_, doc := laptop.get(orderPath)
 	if got := text(doc, `[data-testid="flash"]`); got != handlers.MsgOrderPlaced {
 		t.Errorf("order page flash %q", got)
 	}
@@ -132,14 +135,57 @@ func TestPlaceOrder_TwoDevicesOneOrder(t *testing.T) {
 	}
 
 	// The item left in the cart is a new checkout with a new key.
+	checkoutToReview(t, laptop, testCard)
 	if k3 := reviewKey(t, laptop); k3 == k1 {
 		t.Error("the rest of the cart has the ordered cart's key")
 	}
 }
 
-// Tab 1 pays with the decline card, tab 2 presses Place
-// Order meanwhile: tab 2 is told the payment is processing, then that it
-// was declined; never "placed" on a 404.
+// Place Order answers at once with the order's status page while the demo
+// card's charge is still running: the request is not held for the payment.
+// On the status page the order is being processed, refreshing itself
+// without JavaScript, until the charge ends.
+func TestPlaceOrder_AnswersBeforeThePayment(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
+	c.addToCart("/products", "nb-001", "1")
+	checkoutToReview(t, c, testCard)
+	key := reviewKey(t, c)
+	g := gate(app)
+	// The charge is held until the answer has come: a Place Order that
+	// waited for the payment would never answer.
+	res := <-placeAsync(c, key)
+	<-g.entered
+	loc := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther || !strings.HasSuffix(loc, "/status") {
+		close(g.release)
+		t.Fatalf("Place Order: %d to %q, want 303 to the order's status page", res.StatusCode, loc)
+	}
+	_, doc := c.get(loc)
+	state := doc.Find(`[data-testid="order-status"]`).AttrOr("data-state", "")
+	refresh := doc.Find(`meta[http-equiv="refresh"]`).AttrOr("content", "")
+	close(g.release)
+	c.settle()
+	if state != "processing" || text(doc, "h1") != "Processing your payment…" || refresh == "" {
+		t.Errorf("status page during the payment: state %q, %q, refresh %q", state, text(doc, "h1"), refresh)
+	}
+	_, doc = c.get(loc)
+	if state := doc.Find(`[data-testid="order-status"]`).AttrOr("data-state", ""); state != "paid" {
+		t.Errorf("status page after the payment: %q", state)
+	}
+	if doc.Find(`meta[http-equiv="refresh"]`).Length() != 0 {
+		t.Error("a settled payment's page still refreshes")
+	}
+	if text(doc, "h1") != handlers.MsgOrderPlaced {
+		t.Errorf("paid: %q", text(doc, "h1"))
+	}
+}
+
+// Tab 1 pays with the decline card, tab 2 presses Place Order meanwhile:
+// both are sent to the status page, which says processing, then that the
+// card was declined; never "placed". "Use another card" leads back to the
+// Payment step with the address kept, and another card places the order.
 func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
@@ -149,32 +195,33 @@ func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 	key := reviewKey(t, c)
 
 	g := gate(app)
-	app.checkout.WaitForOther = -1 // answer "still processing" at once
-	tab1 := placeAsync(c, key)
+	tab1 := <-placeAsync(c, key)
 	<-g.entered
-	res, doc := c.post("/checkout/place", url.Values{"key": {key}})
-	if res.StatusCode != http.StatusAccepted {
-		t.Fatalf("tab 2 during the payment: %d to %q, want 202 processing", res.StatusCode, res.Header.Get("Location"))
+	statusPath := tab1.Header.Get("Location")
+	res, _ := c.post("/checkout/place", url.Values{"key": {key}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != statusPath {
+		t.Fatalf("tab 2 during the payment: %d to %q, want %q", res.StatusCode, res.Header.Get("Location"), statusPath)
 	}
-	check := doc.Find(`[data-testid="payment-check"]`).AttrOr("href", "")
 	close(g.release)
-	if r := <-tab1; r == nil || r.StatusCode != http.StatusUnprocessableEntity {
-		t.Fatalf("tab 1: %v", r)
-	}
+	c.settle()
 
-	for name, do := range map[string]func() (*http.Response, string){
-		"check again": func() (*http.Response, string) {
-			res, doc := c.get(check)
-			return res, text(doc, `[data-testid="form-error"]`) + text(doc, `.alert`)
-		},
-		"press again": func() (*http.Response, string) {
-			res, doc := c.post("/checkout/place", url.Values{"key": {key}})
-			return res, text(doc, `[data-testid="form-error"]`) + text(doc, `.alert`)
+	for name, do := range map[string]func() *goquery.Document{
+		"status page": func() *goquery.Document { _, doc := c.get(statusPath); return doc },
+		"press again": func() *goquery.Document {
+			res, _ := c.post("/checkout/place", url.Values{"key": {key}})
+			if res.Header.Get("Location") != statusPath {
+				t.Errorf("press again went to %q, want %q", res.Header.Get("Location"), statusPath)
+			}
+			_, doc := c.get(statusPath)
+			return doc
 		},
 	} {
-		res, msg := do()
-		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(msg, checkout.MsgOrderFailed) {
-			t.Errorf("%s: %d %q, want 422 and %q", name, res.StatusCode, msg, checkout.MsgOrderFailed)
+		doc := do()
+		if got := text(doc, `[data-testid="form-alert"]`); got != checkout.MsgOrderFailed+" "+checkout.MsgCardDeclined {
+			t.Errorf("%s: %q, want the decline", name, got)
+		}
+		if strings.Contains(text(doc, "main"), "placed") {
+			t.Errorf("%s calls a declined order placed: %q", name, text(doc, "main"))
 		}
 	}
 	if n, _ := app.db.CountOrders(context.Background(), userID(t, app, "ada@example.com")); n != 0 {
@@ -186,46 +233,20 @@ func TestPlaceOrder_DeclinedTruthInEveryTab(t *testing.T) {
 	if len(cartLines(t, c)) != 1 {
 		t.Error("the decline emptied the cart")
 	}
-}
 
-// Without waiting pages, a second press waits for the first press's
-// payment and shows its outcome: both tabs end on the same order.
-func TestPlaceOrder_SecondPressWaitsForTheFirst(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		name, card string
-		placed     bool
-	}{{"Approved", testCard, true}, {"Declined", "4000 0000 0000 0002", false}} {
-		t.Run(tt.name, func(t *testing.T) {
-			app := newTestApp(t)
-			c := app.register(t, "Ada", "ada@example.com", "night-owl-41")
-			c.addToCart("/products", "nb-001", "1")
-			checkoutToReview(t, c, tt.card)
-			key := reviewKey(t, c)
-			g := gate(app)
-			tab1 := placeAsync(c, key)
-			<-g.entered
-			tab2 := placeAsync(c, key)
-			close(g.release)
-			r1, r2 := <-tab1, <-tab2
-			if r1 == nil || r2 == nil {
-				t.Fatal("a press failed")
-			}
-			if tt.placed {
-				if l := r1.Header.Get("Location"); !strings.HasPrefix(l, "/orders/NOC-") || r2.Header.Get("Location") != l {
-					t.Errorf("tabs went to %q and %q, want the same order", l, r2.Header.Get("Location"))
-				}
-			} else if r1.StatusCode != http.StatusUnprocessableEntity || r2.StatusCode != http.StatusUnprocessableEntity {
-				t.Errorf("declined: tabs got %d and %d, want 422 both", r1.StatusCode, r2.StatusCode)
-			}
-			n, _ := app.db.CountOrders(context.Background(), userID(t, app, "ada@example.com"))
-			if want := map[bool]int{true: 1, false: 0}[tt.placed]; n != want {
-				t.Errorf("%d orders, want %d", n, want)
-			}
-			if n := app.db.CountCharges(context.Background()); n != 1 {
-				t.Errorf("%d charges, want 1", n)
-			}
-		})
+	res, _ = c.post("/checkout/retry", nil)
+	if res.Header.Get("Location") != "/checkout/payment" {
+		t.Fatalf("use another card went to %q", res.Header.Get("Location"))
+	}
+	res, _ = c.postFrom("/checkout/payment", "/checkout/payment", paymentValues(testCard))
+	if res.Header.Get("Location") != "/checkout/review" {
+		t.Fatalf("another card: %d to %q, want the review with the address kept", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res := placeOrder(t, c); !strings.HasSuffix(res.Header.Get("Location"), "/status") {
+		t.Fatalf("place with another card: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if n, _ := app.db.CountOrders(context.Background(), userID(t, app, "ada@example.com")); n != 1 {
+		t.Errorf("%d orders after another card, want 1", n)
 	}
 }
 
@@ -241,6 +262,7 @@ func TestOrderPage_PendingIsNotPlaced(t *testing.T) {
 	g := gate(app)
 	done := placeAsync(c, key)
 	<-g.entered
+	<-done
 	o, err := app.db.OrderByKey(context.Background(), key)
 	if err != nil || o.Status != shop.StatusPending {
 		close(g.release)
@@ -248,7 +270,7 @@ func TestOrderPage_PendingIsNotPlaced(t *testing.T) {
 	}
 	_, doc := c.get("/orders/" + o.ID)
 	close(g.release)
-	<-done
+	c.settle()
 	if got := text(doc, `[data-testid="status"]`); got != "Confirming payment" {
 		t.Errorf("status %q", got)
 	}

@@ -37,14 +37,31 @@ const MsgPaymentAbandoned = "Your payment was cancelled and nothing was charged.
 func (a *orderHandlers) orderStatus(c *fiber.Ctx) error {
 	o, err := a.visibleOrder(c)
 	if errors.Is(err, fiber.ErrNotFound) {
-		// A released order is gone: its payment did not complete.
-		return a.renderStatus(c, pages.OrderStatusPage{OrderID: c.Params("id"), State: "gone"})
+		// A released order is gone: its payment did not complete, and a
+		// card this shopper just gave may have been declined.
+		p := pages.OrderStatusPage{OrderID: c.Params("id"), State: "gone"}
+		if a.lastPayment != nil {
+			last, err := a.lastPayment(c, p.OrderID)
+			if err != nil {
+				return err
+			}
+			p.Retry = last != ""
+			if last == "declined" {
+				p.State, p.Message, p.Reason = "declined", checkout.MsgOrderFailed, checkout.MsgCardDeclined
+			}
+		}
+		return a.renderStatus(c, p)
 	} else if err != nil {
 		return err
 	}
-	p := pages.OrderStatusPage{OrderID: o.ID, Total: o.Total.String(), State: "processing"}
+	p := pages.OrderStatusPage{OrderID: o.ID, Total: o.Total.String(), State: "processing", Refresh: pages.RefreshEvery}
 	switch {
 	case o.Status == shop.StatusPending:
+		if o.PaymentProvider == shop.ProviderDemo {
+			// The demo charge takes seconds (the spec's two): look again
+			// soon, as a spinner would.
+			p.Refresh = pages.RefreshDemo
+		}
 	case o.PaymentStatus == shop.PaymentAwaiting:
 		p.State = "awaiting"
 	default:
@@ -56,7 +73,7 @@ func (a *orderHandlers) orderStatus(c *fiber.Ctx) error {
 func (a *orderHandlers) renderStatus(c *fiber.Ctx, p pages.OrderStatusPage) error {
 	f := a.Frame(c, "Order "+p.OrderID)
 	if p.State == "processing" {
-		f.Head = pages.Refresh()
+		f.Head = pages.Refresh(p.Refresh)
 	}
 	return web.Render(c, fiber.StatusOK, pages.OrderStatus(f, p))
 }

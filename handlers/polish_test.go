@@ -62,7 +62,7 @@ func TestCheckout_ShippingBelowFiftyEverywhere(t *testing.T) {
 		t.Errorf("tax %q (10%% of the subtotal)", got)
 	}
 	res := placeOrder(t, c)
-	_, doc = c.get(res.Header.Get("Location"))
+	_, doc = c.get(orderPath(res))
 	if got := text(doc, `[data-testid="order-shipping"]`); got != "$10.00" {
 		t.Errorf("order shipping %q", got)
 	}

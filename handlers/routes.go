@@ -190,7 +190,7 @@ func New(d Deps) *fiber.App {
 	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners,
 		payments: d.Config.Payments}
 	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions, transfer: d.Config.Payments.BankTransferInstructions,
-		payments: d.Payments}
+		payments: d.Payments, lastPayment: co.lastPayment}
 	if d.Webhooks != nil && d.Payments != nil {
 		a.webhook = (&webhookHandlers{Pages: pages, parser: d.Webhooks, payments: d.Payments}).stripe
 	}

@@ -613,3 +613,23 @@ export async function islandsReady(page) {
     { timeout: WAIT_MS },
   );
 }
+
+/**
+ * Waits on an order's status page, where Place Order leads, until the
+ * payment has settled: the page reloads itself (a meta refresh, no
+ * JavaScript) while it is being processed. Returns the settled state
+ * ("paid", "awaiting", "declined" or "gone"), or null when the page is not
+ * a status page. A paid order's thanks are checked and its page followed,
+ * as a shopper would.
+ */
+export async function awaitPayment(page) {
+  if (!/^\/orders\/[^/]+\/status$/.test(new URL(page.url()).pathname)) return null;
+  const settled = page.locator('[data-testid=order-status]:not([data-state=processing])');
+  await settled.waitFor({ timeout: WAIT_MS });
+  const state = await settled.getAttribute('data-state');
+  if (state === 'paid') {
+    assert.equal(await text(settled.locator('h1')), 'Thank you! Your order has been placed.');
+    await Promise.all([page.waitForEvent('load'), settled.getByTestId('status-order').click()]);
+  }
+  return state;
+}

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL } from '../lib/harness.js';
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, awaitPayment } from '../lib/harness.js';
 
 const PASSWORD = 'moonlit-garden-7';
 
@@ -130,8 +130,10 @@ describe('Back office', () => {
     await open(page, '/checkout/review');
     const key = await page.locator('input[name=key]').first().inputValue();
     const res = await postAs(page, '/checkout/review', '/checkout/place', { key });
-    const m = /\/orders\/(NOC-[\w-]+)/.exec(res.headers().location ?? '');
-    assert.ok(m, `Place Order led to the order (${res.status()} ${res.headers().location})`);
+    const m = /\/orders\/(NOC-[\w-]+)\/status$/.exec(res.headers().location ?? '');
+    assert.ok(m, `Place Order led to the order's status page (${res.status()} ${res.headers().location})`);
+    await open(page, `/orders/${m[1]}/status`);
+    assert.equal(await awaitPayment(page), 'paid');
     return { email, orderID: m[1] };
   }
 

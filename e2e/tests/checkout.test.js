@@ -32,10 +32,10 @@ import {
   E2E_DIR,
   CAREERS_URL,
   WAIT_MS,
+  awaitPayment,
 } from '../lib/harness.js';
 
 const MSG = {
-  placed: 'Thank you! Your order has been placed.',
   missingShipping: 'Please fill in all required fields: First Name, Last Name, Email, Phone, Address, City, State, ZIP Code',
   badEmail: 'Please enter a valid email address',
   missingPayment: 'Please fill in all required fields: Card Number, Name on Card, Expiry Date, CVV',
@@ -44,9 +44,10 @@ const MSG = {
   expired: 'This card has expired. Please use another card.',
   badCVV: 'Please enter a valid CVV',
   orderFailed: 'Failed to place order. Please try again.',
-  // The spec's text, then why it failed and the way back to the card, so the
-  // shopper knows what to do next.
-  declined: 'Failed to place order. Please try again. Your card was declined. Try another card. Use another card',
+  // The spec's text, then why it failed, on the order's status page (whose
+  // "Use another card" leads back to the card), so the shopper knows what
+  // to do next.
+  declined: 'Failed to place order. Please try again. Your card was declined. Try another card.',
   lookupFailed: 'We could not find an order with that number and e-mail address.',
 };
 
@@ -343,10 +344,18 @@ async function expectProcessing(states) {
 
 /**
  * Presses Place Order on the review. With JavaScript the request is held
- * until the button has been seen saying "Processing..."; returns the
+ * until the button has been seen saying "Processing..."; Place Order
+ * answers at once with the order's status page, which is waited on until
+ * the payment has settled (a paid order's page is followed). Returns the
  * response to the POST.
  */
 async function placeOrder(page, js) {
+  const res = await pressPlaceOrder(page, js);
+  await awaitPayment(page);
+  return res;
+}
+
+async function pressPlaceOrder(page, js) {
   const button = page.getByTestId('place-order');
   if (!js) return submit(page, button);
   const states = await watchPlaceOrder(page);
@@ -375,8 +384,9 @@ async function placeOrder(page, js) {
     if (posts.length === 0) {
       // Chromium now and then starts the form's post where Playwright
       // neither routes nor reports it, though the page still lands where
-      // the server sent it: the order's page after the 303, the review
-      // re-rendered with the refusal's 422. The answer is read from there.
+      // the server sent it: the order's status page after the 303, the
+      // review re-rendered with a refusal's 422. The answer is read from
+      // there.
       const landed = pathOf(page);
       return { status: () => (landed.startsWith('/orders/NOC-') ? 303 : 422) };
     }
@@ -535,11 +545,10 @@ describe('checkout', () => {
       const res = await placeOrder(page, js);
       assert.equal(res.status(), 303);
 
-      // The order's page.
+      // The order's page, from its status page's thanks.
       const orderPath = pathOf(page);
       assert.match(orderPath, /^\/orders\/NOC-\d{6}-[0-9A-F]{8}$/);
       const orderId = orderPath.slice('/orders/'.length);
-      await expectFlash(page, MSG.placed);
       assert.equal(await text(page.locator('h1')), `Order ${orderId}`);
       assert.equal(await text(page.locator('main').getByTestId('status')), 'Processing');
       assert.equal(await page.getByTestId('order-line').count(), 1);
@@ -620,7 +629,6 @@ describe('checkout', () => {
       await completePayment(page, { ...CARD, 'Name on Card': 'Ada Lovelace' });
       assert.equal(await text(page.getByTestId('review-address')), 'Ada Lovelace 10 Night Street Toronto, ON M5V 2T6 Canada');
       await placeOrder(page, js);
-      await expectFlash(page, MSG.placed);
       assert.match(await text(page.getByTestId('order-address')), /Toronto, ON M5V 2T6 Canada$/);
       const orderId = pathOf(page).slice('/orders/'.length);
       await open(page, '/orders');
@@ -758,24 +766,22 @@ describe('checkout', () => {
       const before = placedOrders(shop, t);
 
       const res = await placeOrder(page, js);
-      assert.equal(res.status(), 422);
+      assert.equal(res.status(), 303, 'Place Order answers at once, with the order\'s status page');
+      assert.match(pathOf(page), /^\/orders\/NOC-[\w-]+\/status$/);
       await expectFormAlert(page, MSG.declined);
-      assert.equal(await currentStep(page), '3 Review');
-      assert.equal(await text(page.getByTestId('review-address')), address, 'the address is kept');
-      assert.equal(await text(page.getByTestId('review-card')), 'Visa ending 0002');
-      await expectVisible(page.getByRole('button', { name: 'Place Order' }), 'Place Order, ready again');
-      assert.equal(await page.locator('.review-lines li').count(), 1, 'the cart is kept');
+      assert.equal(await page.getByTestId('flash').count(), 0, 'no "placed" message');
       const rows = shop.queryDB(t, `SELECT id FROM orders WHERE email = ${sqlString(values.Email)}`);
       if (rows) assert.deepEqual(rows, [], 'no order was stored');
       if (before !== null) assert.equal(placedOrders(shop, t), before);
 
-      // Another card.
-      await submit(page, page.locator('form[action="/checkout/back"]').getByTestId('back'));
+      // Another card: back to the Payment step, with the address and the cart kept.
+      await submit(page, page.getByTestId('use-another-card'));
+      assert.equal(pathOf(page), '/checkout/payment');
       await completePayment(page);
-      assert.equal(await text(page.getByTestId('review-address')), address);
+      assert.equal(await text(page.getByTestId('review-address')), address, 'the address is kept');
+      assert.equal(await page.locator('.review-lines li').count(), 1, 'the cart is kept');
       await placeOrder(page, js);
-      assert.match(pathOf(page), /^\/orders\/NOC-/);
-      await expectFlash(page, MSG.placed);
+      assert.match(pathOf(page), /^\/orders\/NOC-[\w-]+$/);
     });
 
     forEachMode('pressing Place Order twice places one order', async ({ page, context, js, shop, t }) => {
@@ -807,6 +813,7 @@ describe('checkout', () => {
         // where Playwright's route never sees it (no request event either),
         // so a count can say 0; the order count below is the guarantee.
         assert.ok(release.posts.length <= 1, `at most one order request was sent (${release.posts.length})`);
+        assert.equal(await awaitPayment(page), 'paid');
       } else {
         // Without JavaScript nothing stops a second press: the review is open
         // in two tabs and Place Order is pressed in both at once.
@@ -814,19 +821,13 @@ describe('checkout', () => {
         await open(second, '/checkout/review');
         await Promise.all([submit(page, page.getByTestId('place-order')), submit(second, second.getByTestId('place-order'))]);
         assert.match(pathOf(page), /^\/orders\/NOC-/);
+        // Both tabs thank the shopper for the one order (a press that
+        // comes after the payment is sent to the order's page itself).
+        for (const tab of [page, second]) assert.ok(['paid', null].includes(await awaitPayment(tab)));
+        assert.match(pathOf(page), /^\/orders\/NOC-[\w-]+$/);
         assert.equal(pathOf(second), pathOf(page), 'both presses lead to the same order');
-        // The confirmation is a one-time message in the cookie both tabs
-        // share: the tab whose order page loads first shows it (both do
-        // when they load together), so either tab may be the one.
-        const confirmations = [];
-        for (const tab of [page, second]) {
-          if (await tab.getByTestId('flash').count()) confirmations.push(await text(tab.getByTestId('flash')));
-        }
-        assert.ok(confirmations.length > 0, 'one of the tabs confirms the order');
-        for (const message of confirmations) assert.equal(message, MSG.placed);
         await second.close();
       }
-      if (js) await expectFlash(page, MSG.placed);
 
       const rows = shop.queryDB(t, `SELECT status FROM orders WHERE email = ${sqlString(values.Email)}`);
       if (rows) assert.deepEqual(rows, [{ status: 'processing' }], 'one order was stored');
@@ -849,14 +850,15 @@ describe('checkout', () => {
       try {
         await open(second, '/checkout/review');
         const [r1, r2] = await Promise.all([submit(page, page.getByTestId('place-order')), submit(second, second.getByTestId('place-order'))]);
-        assert.equal(r1.status(), 422, 'tab 1 is told the card was declined');
-        assert.equal(r2.status(), 422, 'tab 2 is told the card was declined');
+        assert.equal(r1.status(), 303, 'tab 1 is sent to the status page at once');
+        assert.equal(r2.status(), 303, 'tab 2 is sent to the status page at once');
         for (const p of [page, second]) {
+          assert.equal(await awaitPayment(p), 'declined', 'each tab is told the card was declined');
           await expectFormAlert(p, MSG.declined);
-          assert.equal(pathOf(p), '/checkout/place');
           assert.equal(await p.getByTestId('flash').count(), 0, 'no "placed" message');
-          assert.equal(await p.locator('.review-lines li').count(), 1, 'the cart is kept');
         }
+        await open(second, '/cart');
+        assert.equal(await second.getByTestId('cart-line').count(), 1, 'the cart is kept');
       } finally {
         await second.close();
       }
@@ -1042,19 +1044,19 @@ describe('checkout', () => {
       checkA11y('/checkout/review', {
         setup: (page) => guestOnReview(page, DECLINED_CARD),
         prepare: async (page) => {
-          const res = await submit(page, page.getByTestId('place-order'));
-          assert.equal(res.status(), 422);
+          await submit(page, page.getByTestId('place-order'));
+          assert.equal(await awaitPayment(page), 'declined');
           await expectFormAlert(page, MSG.declined);
         },
       }),
     );
 
-    browserTest('axe: a new order\'s page with the thank-you', () =>
+    browserTest('axe: a new order\'s page', () =>
       checkA11y('/checkout/review', {
         setup: (page) => guestOnReview(page),
         prepare: async (page) => {
           await submit(page, page.getByTestId('place-order'));
-          await expectFlash(page, MSG.placed);
+          assert.equal(await awaitPayment(page), 'paid');
         },
       }),
     );

@@ -369,11 +369,6 @@ type Service struct {
 	// is not offered); Payments moves payments forward.
 	Stripe   Stripe
 	Payments shop.PaymentStore
-	// WaitForOther is how long a second Place Order of a cart whose payment
-	// is under way (another tab, another device) waits for that payment's
-	// outcome before answering "still processing": 0 waits up to the
-	// payment timeout, a negative value does not wait.
-	WaitForOther time.Duration
 
 	inflight sync.WaitGroup
 }
@@ -424,9 +419,11 @@ type State int
 const (
 	// Placed: the order exists and is paid.
 	Placed State = iota
-	// Processing: a payment for this cart is still under way.
+	// Processing: a payment for this cart is under way: the demo card's
+	// charge Place just started, or another press's.
 	Processing
-	// Declined: the card was refused; the cart is as it was.
+	// Declined: the card was refused and the order released; the cart is
+	// as it was. Only Status answers it: Place never waits for a charge.
 	Declined
 	// Redirect: the order waits for the shopper to pay on the hosted
 	// payment page at Result.URL.
@@ -453,10 +450,11 @@ func (s *Service) ReviewKey(ctx context.Context, owner string, cart shop.Cart) (
 	return CartKey(owner, placed, cart), nil
 }
 
-// Place charges the card and stores the order, at most once per cart: the
+// Place stores the order and starts its payment, at most once per cart: the
 // claim is made first, in one transaction with reading the cart lines that
 // are charged; a second press (another tab, another device, a replay) gets
-// the truth about the first: placed, still processing or declined.
+// the truth about the first: placed, or still processing. The demo card is
+// charged after Place returns (Processing, Fresh); Status tells the outcome.
 func (s *Service) Place(ctx context.Context, in PlaceInput) (Result, error) {
 	if in.Key == "" {
 		return Result{}, shop.Errorf(shop.ECONFLICT, MsgCartChanged)
@@ -465,54 +463,6 @@ func (s *Service) Place(ctx context.Context, in PlaceInput) (Result, error) {
 	// under way cannot miss one that is about to start.
 	s.inflight.Add(1)
 	defer s.inflight.Done()
-	res, err := s.place(ctx, in)
-	if err != nil || res.State != Processing || res.Fresh || s.WaitForOther < 0 {
-		return res, err
-	}
-	// Another press is paying for this cart: wait for its outcome (it may
-	// run on another instance, so the database is asked), then press again,
-	// which finds the placed order, or claims the cart anew if that
-	// payment failed.
-	placed, resolved := s.waitResolved(ctx, res.Order.ID)
-	switch {
-	case !resolved:
-		return res, nil
-	case placed != nil:
-		return Result{State: Placed, Order: placed}, nil
-	}
-	return s.place(ctx, in)
-}
-
-// waitResolved polls until order id is no longer pending: it returns the
-// order when it was placed, nil when it was released, and false when the
-// wait ran out first.
-func (s *Service) waitResolved(ctx context.Context, id string) (*shop.Order, bool) {
-	wait := s.WaitForOther
-	if wait == 0 {
-		wait = s.paymentTimeout()
-	}
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil, false
-		case <-deadline.C:
-			return nil, false
-		case <-tick.C:
-		}
-		o, err := s.Orders.Order(ctx, id)
-		if shop.ErrorCode(err) == shop.ENOTFOUND {
-			return nil, true
-		} else if err == nil && o.Status != shop.StatusPending {
-			return o, true
-		}
-	}
-}
-
-func (s *Service) place(ctx context.Context, in PlaceInput) (Result, error) {
 	return s.placeOnce(ctx, in, false)
 }
 
@@ -597,15 +547,31 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 		return Result{State: Placed, Order: o, Fresh: true}, nil
 	}
 
+	// The demo card's charge runs on after Place Order has answered: the
+	// shopper is sent to the order's status page at once, which refreshes
+	// itself until the outcome is known. It is counted as in flight from
+	// before this call returns, so a shutdown waits for it.
+	s.inflight.Add(1)
+	paying := *o // the caller keeps o; the charge gets its own copy
+	go func() {
+		defer s.inflight.Done()
+		s.charge(context.WithoutCancel(ctx), &paying, in)
+	}()
+	return Result{State: Processing, Order: o, Fresh: true}, nil
+}
+
+// charge pays for a claimed order with the demo card and completes it, or
+// releases it (its cart untouched) when the card is declined. An outcome
+// the gateway can't tell is left to the recovery sweep.
+func (s *Service) charge(bg context.Context, o *shop.Order, in PlaceInput) {
 	// The payment runs to its own time limit: neither a closed connection
 	// nor a shutdown cuts a charge in half.
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.paymentTimeout())
+	pctx, cancel := context.WithTimeout(bg, s.paymentTimeout())
 	defer cancel()
-	cerr := s.Gateway.Charge(pctx, in.Card.Token, o.Total, chargeKey)
-	bg := context.WithoutCancel(ctx)
+	cerr := s.Gateway.Charge(pctx, in.Card.Token, o.Total, o.ChargeKey)
 	if cerr != nil && !errors.Is(cerr, ErrDeclined) {
 		// The outcome is unknown (timeout, network): ask the gateway.
-		outcome, lerr := s.Gateway.Lookup(bg, chargeKey)
+		outcome, lerr := s.Gateway.Lookup(bg, o.ChargeKey)
 		switch {
 		case lerr == nil && outcome == shop.ChargeSucceeded:
 			cerr = nil
@@ -615,20 +581,23 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 			// Unknown still: the recovery sweep resolves the claim once its
 			// lease ends.
 			s.Log.Error("charge outcome unknown", "err", cerr, "lookup_err", lerr, "order", o.ID)
-			return Result{State: Processing, Order: o, Fresh: true}, nil
+			return
 		}
 	}
 	if cerr != nil {
+		if !errors.Is(cerr, ErrDeclined) {
+			s.Log.Error("charge failed", "err", cerr, "order", o.ID)
+		}
 		if rerr := s.Orders.ReleaseOrder(bg, o.ID); rerr != nil {
 			s.Log.Error("release order", "err", rerr, "order", o.ID)
 		}
-		if errors.Is(cerr, ErrDeclined) {
-			return Result{State: Declined}, nil
-		}
-		return Result{}, fmt.Errorf("charge: %w", cerr)
+		return
 	}
 	if err := s.Orders.CompleteOrder(bg, o.ID, true); err != nil {
-		return Result{}, fmt.Errorf("complete order: %w", err)
+		// The charge stands; the sweep completes the order once its lease
+		// ends, as the gateway says it was paid.
+		s.Log.Error("complete order", "err", err, "order", o.ID)
+		return
 	}
 	o.Status = shop.StatusProcessing
 	if in.Card.Save && !strings.HasPrefix(in.UserID, shop.GuestIDPrefix) {
@@ -638,7 +607,6 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 		}
 	}
 	s.sendConfirmation(bg, o)
-	return Result{State: Placed, Order: o, Fresh: true}, nil
 }
 
 func (s *Service) truth(o *shop.Order) Result {

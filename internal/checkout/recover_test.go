@@ -163,16 +163,12 @@ func TestWait_PaymentsInFlight(t *testing.T) {
 	f := newFixture(t)
 	g := &heldGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, entered: make(chan struct{}), release: make(chan struct{})}
 	svc := f.svc(g)
-	done, exited := make(chan checkout.Result, 1), make(chan struct{})
-	go func() {
-		defer close(exited) // also when place fails the test before paying
-		done <- f.place(t, svc, "usr_w")
-	}()
-	select {
-	case <-g.entered:
-	case <-exited:
-		t.FailNow()
+	// Place answers before the charge ends: the charge runs on after it.
+	r := f.place(t, svc, "usr_w")
+	if r.State != checkout.Processing || !r.Fresh {
+		t.Fatalf("Place answered %v, want Processing", r.State)
 	}
+	<-g.entered
 
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -186,7 +182,7 @@ func TestWait_PaymentsInFlight(t *testing.T) {
 	if !g.finished.Load() {
 		t.Error("Wait returned before the payment finished")
 	}
-	if r := <-done; r.State != checkout.Placed {
-		t.Errorf("state %v", r.State)
+	if o, err := f.db.Order(context.Background(), r.Order.ID); err != nil || o.Status != shop.StatusProcessing {
+		t.Errorf("order after Wait: %+v, %v; want paid and processing", o, err)
 	}
 }
