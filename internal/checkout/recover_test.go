@@ -83,14 +83,23 @@ func (f *fixture) place(t *testing.T, svc *checkout.Service, owner string) check
 	return res
 }
 
+// placePaid places as place does and waits for the charge that runs after
+// Place has answered.
+func (f *fixture) placePaid(t *testing.T, svc *checkout.Service, owner string) checkout.Result {
+	t.Helper()
+	res := f.place(t, svc, owner)
+	svc.Wait(context.Background())
+	return res
+}
+
 // Orders left pending by a crash are resolved once their
 // lease ends: completed when the gateway charged them, released with the
 // cart intact when it did not; never while the lease runs.
 func TestRecover_ResolvesStuckOrders(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	charged := f.place(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, charge: true}), "usr_charged")
-	unpaid := f.place(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}}), "usr_unpaid")
+	charged := f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, charge: true}), "usr_charged")
+	unpaid := f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}}), "usr_unpaid")
 	if charged.State != checkout.Processing || unpaid.State != checkout.Processing {
 		t.Fatalf("lost answers: states %v %v, want processing", charged.State, unpaid.State)
 	}
@@ -126,7 +135,7 @@ func TestRecover_ResolvesStuckOrders(t *testing.T) {
 func TestRecover_LeaseIsTakenOnce(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	f.place(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, charge: true}), "usr_a")
+	f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, charge: true}), "usr_a")
 	svc := f.svc(&checkout.SimulatedGateway{Charges: f.db})
 	f.now = f.now.Add(svc.Lease() + time.Second)
 	stale, _ := f.db.ExpiredClaims(ctx, f.now)
