@@ -125,8 +125,8 @@ func snapshotOrder(t *testing.T, dbURL, orderID, product string) orderSnapshot {
 	if err := conn.QueryRow(ctx, `SELECT o.status, o.payment_status, o.payment_intent, o.paid_at,
 			(SELECT COUNT(*) FROM order_events e WHERE e.order_id = o.id),
 			(SELECT COUNT(*) FROM outbox m WHERE m.subject = 'Your order ' || o.id),
-			(SELECT COALESCE(SUM(c.quantity), 0) FROM cart_items c WHERE c.owner = o.cart_owner AND c.product_id = $2),
-			(SELECT p.stock FROM products p WHERE p.id = $2)
+			(SELECT COALESCE(SUM(c.quantity), 0) FROM cart_items c WHERE c.owner = o.cart_owner AND c.variant_id = $2),
+			(SELECT v.stock FROM variants v WHERE v.id = $2)
 		FROM orders o WHERE o.id = $1`, orderID, product).Scan(
 		&s.Status, &s.Payment, &s.Intent, &s.PaidAt, &s.Events, &s.Mails, &s.CartQty, &s.Stock); err != nil {
 		t.Fatalf("order %s: %v", orderID, err)

@@ -510,7 +510,7 @@ describe('shopping', () => {
 
       const rows = shop.queryDB(
         t,
-        `SELECT c.product_id, c.quantity FROM cart_items c JOIN users u ON u.id = c.owner WHERE u.email = ${sqlString(account.email)} ORDER BY c.product_id`,
+        `SELECT c.variant_id AS product_id, c.quantity FROM cart_items c JOIN users u ON u.id = c.owner WHERE u.email = ${sqlString(account.email)} ORDER BY c.variant_id`,
       );
       if (rows) {
         const expected = [{ product_id: 'nb-005', quantity: 2 }, { product_id: other, quantity: 1 }];

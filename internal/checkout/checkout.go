@@ -315,14 +315,14 @@ func outcomeErr(outcome string) error {
 
 // CartKey is the idempotency key of one cart's checkout: a digest of whose
 // cart it is, how many orders were placed from it before, and its lines
-// (product, quantity, price, when added). Every device and tab reviewing
+// (variant, quantity, price, when added). Every device and tab reviewing
 // the same cart posts the same key, so they can only make one order of
 // it; a cart that changed, or was ordered meanwhile, has another key.
 func CartKey(owner string, placed int, cart shop.Cart) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "cart\x00%s\x00%d", owner, placed)
 	for _, l := range cart.Lines {
-		fmt.Fprintf(h, "\x00%s\x00%d\x00%d\x00%d", l.Product.ID, l.Quantity, l.Product.Price, l.AddedAt.Unix())
+		fmt.Fprintf(h, "\x00%s\x00%d\x00%d\x00%d", l.VariantID, l.Quantity, l.Product.Price, l.AddedAt.Unix())
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
@@ -505,8 +505,8 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 			CreatedAt: now.Truncate(time.Second), LeaseUntil: lease,
 		}
 		for _, l := range cart.Lines {
-			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, Name: l.Product.Title, Price: l.Product.Price,
-				Quantity: l.Quantity, Image: l.Product.Image})
+			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, VariantID: l.VariantID, Variation: l.Variation,
+				Name: l.Product.Title, Price: l.Product.Price, Quantity: l.Quantity, Image: l.Product.Image})
 		}
 		return o, nil
 	})
@@ -735,7 +735,7 @@ func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Thank you for your order %s.\n\n", o.ID)
 	for _, l := range o.Lines {
-		fmt.Fprintf(&b, "%d × %s  %s\n", l.Quantity, l.Name, l.Total())
+		fmt.Fprintf(&b, "%d × %s  %s\n", l.Quantity, l.Label(), l.Total())
 	}
 	shipping := o.Shipping.String()
 	if o.Shipping == 0 {

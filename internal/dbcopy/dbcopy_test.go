@@ -56,7 +56,12 @@ func fillShop(t *testing.T, path string) {
 	must(db.CreateSignInLink(ctx, "usr_1", "link-hash", time.Now().Add(time.Hour)))
 	must(db.AddToOutbox(ctx, shop.Email{To: "ada@example.com", Subject: "Hi", Body: "Hello"}))
 	must(db.CreateContactMessage(ctx, &shop.ContactMessage{Name: "Ada", Email: "ada@example.com", Subject: "S", Message: "M"}))
+	must(db.SetChoices(ctx, "p2", shop.Choices{
+		Options:  []shop.Option{{Name: "Colour", Values: []shop.OptionValue{{Value: "Black", Swatch: "#111111"}}}},
+		Variants: []shop.Variant{{ID: "p2-black", Values: []string{"Black"}, Stock: 4, Enabled: true}},
+	}))
 	must(db.AddToCart(ctx, "usr_1", "p1", 2))
+	must(db.AddToCart(ctx, "usr_1", "p2-black", 1))
 	must(db.AddToWishlist(ctx, "usr_1", "p2"))
 	must(db.SaveCard(ctx, "usr_1", shop.SavedCard{Brand: "Visa", Last4: "4242", ExpMonth: 12, ExpYear: 2030, Name: "Ada"}))
 	must(db.InsertOrder(ctx, &shop.Order{ID: "NOC-1", UserID: "usr_1", Email: "ada@example.com", Status: shop.StatusProcessing,
@@ -141,8 +146,8 @@ func TestCopy_EveryTable(t *testing.T) {
 	if u, _, err := pg.UserByEmail(ctx, "bob@example.com"); err != nil || u.EmailVerified {
 		t.Errorf("unverified user: %+v %v", u, err)
 	}
-	if n, _ := pg.CartCount(ctx, "usr_1"); n != 2 {
-		t.Errorf("cart count %d, want 2", n)
+	if n, _ := pg.CartCount(ctx, "usr_1"); n != 3 {
+		t.Errorf("cart count %d, want 3 (2 lamps, 1 black torch)", n)
 	}
 	if page, err := pg.Search(ctx, shop.ProductFilter{Query: "creme", Page: 1, PageSize: 5}); err != nil || page.Total != 1 {
 		t.Errorf("search after copy: %+v %v", page, err)

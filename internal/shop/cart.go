@@ -28,12 +28,14 @@ const (
 	MsgProductNotFound = "Failed to load product details. Please try again later."
 )
 
-// CartLine is one product in a cart, priced from the catalogue.
+// CartLine is one variant of a product in a cart, priced from the
+// catalogue: Product carries the variant's price, stock and photo.
 type CartLine struct {
-	Product  Product
-	Quantity int
-	// Variation names a product option; the catalogue has none yet, so it
-	// is always empty, but the cart page shows it when set, as the spec's cart page does.
+	Product   Product
+	VariantID string
+	Quantity  int
+	// Variation names the variant ("Size: M / Colour: Black"); empty for a
+	// product without options.
 	Variation string
 	AddedAt   time.Time
 }

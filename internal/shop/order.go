@@ -68,7 +68,10 @@ type Address struct {
 // OrderLine is a snapshot of a cart line at the time of the order.
 type OrderLine struct {
 	ProductID string
+	VariantID string
 	Name      string
+	// Variation names the variant sold ("Size: M / Colour: Black").
+	Variation string
 	Price     Cents
 	Quantity  int
 	Image     string
@@ -76,6 +79,15 @@ type OrderLine struct {
 
 // Total is the line's price.
 func (l OrderLine) Total() Cents { return l.Price * Cents(l.Quantity) }
+
+// Label names what the line sold, with its variant when it has one:
+// "Field Jacket (Size: M / Colour: Black)".
+func (l OrderLine) Label() string {
+	if l.Variation == "" {
+		return l.Name
+	}
+	return l.Name + " (" + l.Variation + ")"
+}
 
 // Order is a placed order (the spec's entities).
 type Order struct {

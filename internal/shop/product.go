@@ -26,7 +26,7 @@ type Product struct {
 	// Photo is the stored photo of an imported Image; zero when none is
 	// stored (yet, or its fetch failed).
 	Photo Photo
-	// Stock is how many the shop holds. Cards read it from the
+	// Stock is how many the shop holds, of all enabled variants. Cards read it from the
 	// in-memory catalogue (a few seconds old at most); the product page,
 	// the cart and Place Order read it live.
 	Stock int
@@ -35,7 +35,21 @@ type Product struct {
 	Original Cents
 	// Hidden products are not sold: staff took them off the shop.
 	Hidden bool
+	// PriceMin and PriceMax span the prices of the enabled variants; a card
+	// says "from PriceMin" when they differ.
+	PriceMin, PriceMax Cents
+	// OptionCount is how many options shoppers choose (0: the product is
+	// sold as its one default variant). The options themselves are the
+	// product's Choices, loaded for its page: a Product stays plain values,
+	// so it can be compared and used as a key.
+	OptionCount int
 }
+
+// HasOptions reports whether shoppers choose a variant of the product.
+func (p Product) HasOptions() bool { return p.OptionCount > 0 }
+
+// PricesDiffer reports whether the variants are sold at different prices.
+func (p Product) PricesDiffer() bool { return p.PriceMax > p.PriceMin }
 
 // OnlyFewLeft is the stock at or below which a product says "Only N left".
 const OnlyFewLeft = 5

@@ -338,20 +338,26 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 		now := s.Now().Unix()
 		if e.New {
 			res, err := tx.Exec(ctx, `INSERT INTO products (id, title, description, category, price_cents, original_price_cents,
-				image, featured, hidden, stock, stock_changed_at, source, staff_edited, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?) ON CONFLICT (id) DO NOTHING`,
-				p.ID, p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, p.Stock, now, SourceStaff, now)
+				image, featured, hidden, source, staff_edited, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?) ON CONFLICT (id) DO NOTHING`,
+				p.ID, p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, SourceStaff, now)
 			if err != nil {
 				return s.FormatError(err, "create product", Messages{shop.EINVALID: "Stock and price cannot be negative."})
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				return shop.Errorf(shop.ECONFLICT, shop.MsgProductExists, p.ID)
 			}
+			// A new product is sold as its default variant.
+			if _, err := tx.Exec(ctx, `INSERT INTO variants (id, product_id, position, stock, stock_changed_at) VALUES (?, ?, 1, ?, ?)`,
+				p.ID, p.ID, p.Stock, now); err != nil {
+				return s.FormatError(err, "create product", Messages{shop.EINVALID: "Stock and price cannot be negative."})
+			}
 		} else {
 			if p.Stock != e.StockWas {
 				// A change checked against what is there: a sale since the
 				// editor was loaded makes this match nothing.
-				res, err := tx.Exec(ctx, `UPDATE products SET stock = stock + ?, stock_changed_at = ?
+				// The product's form edits its default variant's stock.
+				res, err := tx.Exec(ctx, `UPDATE variants SET stock = stock + ?, stock_changed_at = ?
 					WHERE id = ? AND stock = ?`, p.Stock-e.StockWas, now, p.ID, e.StockWas)
 				if err != nil {
 					return s.FormatError(err, "update stock", Messages{shop.EINVALID: "Stock cannot be negative."})
@@ -388,7 +394,7 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 // gone, or its stock is no longer what the editor showed.
 func stockMoved(ctx context.Context, tx Tx, id string) error {
 	var n int
-	err := tx.QueryRow(ctx, `SELECT stock FROM products WHERE id = ?`, id).Scan(&n)
+	err := tx.QueryRow(ctx, `SELECT stock FROM variants WHERE id = ?`, id).Scan(&n)
 	if err != nil {
 		return rowError(err, "stock of "+id, shop.MsgProductNotFound)
 	}
@@ -413,7 +419,11 @@ func (s *Store) Dashboard(ctx context.Context, dayStart time.Time, days int) (sh
 	}
 	var err error
 	if d.LowStock, err = s.Products(ctx, "dashboard low stock",
-		`SELECT `+ProductColumns+` FROM products p WHERE p.stock <= ? AND NOT p.hidden ORDER BY p.stock, p.id LIMIT 20`, shop.LowStockLevel); err != nil {
+		// A product is low when one of its variants is: a size sold out
+		// is worth a look even when the others are plentiful.
+		`SELECT `+ProductColumns+` FROM products p WHERE NOT p.hidden
+			AND EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id AND v.enabled AND v.stock <= ?)
+			ORDER BY (SELECT MIN(v.stock) FROM variants v WHERE v.product_id = p.id AND v.enabled), p.id LIMIT 20`, shop.LowStockLevel); err != nil {
 		return d, err
 	}
 	for i := days - 1; i >= 0; i-- {

@@ -9,20 +9,49 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// Cart returns the owner's cart, oldest line first, priced from the catalogue.
+// Cart returns the owner's cart, oldest line first, priced from the
+// catalogue: each line's product carries its variant's price, stock and
+// photo.
 func (s *Store) Cart(ctx context.Context, owner string) (shop.Cart, error) {
 	return s.cartIn(ctx, s.Query, owner)
 }
 
+// variantColumns are a cart line's variant (the table as v): its id, its
+// price and stock as sold, its photo and its option names and values.
+const variantColumns = `v.id, COALESCE(v.price_cents, p.price_cents), COALESCE(v.original_price_cents, p.original_price_cents),
+	v.stock, v.enabled, v.image, v.option1, v.option2, v.option3,
+	COALESCE((SELECT o.name FROM product_options o WHERE o.product_id = p.id AND o.position = 1), ''),
+	COALESCE((SELECT o.name FROM product_options o WHERE o.product_id = p.id AND o.position = 2), ''),
+	COALESCE((SELECT o.name FROM product_options o WHERE o.product_id = p.id AND o.position = 3), '')`
+
 // cartIn reads a cart with query: the store's prepared statements, or a
 // transaction's Query when the cart must be the one it then changes.
 func (s *Store) cartIn(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), owner string) (shop.Cart, error) {
-	rows, err := query(ctx, `SELECT `+ProductColumns+`, c.quantity, c.added_at
-		FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.owner = ? ORDER BY c.added_at, p.id`, owner)
+	rows, err := query(ctx, `SELECT `+ProductColumns+`, `+variantColumns+`, c.quantity, c.added_at
+		FROM cart_items c JOIN variants v ON v.id = c.variant_id JOIN products p ON p.id = v.product_id
+		WHERE c.owner = ? ORDER BY c.added_at, v.product_id, v.position`, owner)
 	lines, err := Collect(s, rows, err, "load cart", func(rows *sql.Rows) (l shop.CartLine, err error) {
-		var added int64
-		l.Product, err = ScanProduct(rows, &l.Quantity, &added)
+		var (
+			added           int64
+			enabled         bool
+			image           string
+			values, names   [3]string
+			price, original shop.Cents
+			stock           int
+		)
+		l.Product, err = ScanProduct(rows, &l.VariantID, &price, &original, &stock, &enabled, &image,
+			&values[0], &values[1], &values[2], &names[0], &names[1], &names[2], &l.Quantity, &added)
 		l.AddedAt = time.Unix(added, 0).UTC()
+		// The line is the variant: its price, its stock (none when it is
+		// no longer sold) and its photo, when it has one of its own.
+		l.Product.Price, l.Product.Original, l.Product.Stock = price, original, stock
+		if !enabled {
+			l.Product.Stock = 0
+		}
+		if image != "" && image != l.Product.Image {
+			l.Product.Image, l.Product.Photo = image, shop.Photo{}
+		}
+		l.Variation = shop.VariationOf(names[:], values[:])
 		return l, err
 	})
 	return shop.Cart{Lines: lines}, err
@@ -40,13 +69,13 @@ func (s *Store) CartCount(ctx context.Context, owner string) (int, error) {
 // AddToCart adds in one statement: the database does the arithmetic, so
 // two concurrent adds (from any instance) cannot both read the old
 // quantity, and the cap is checked against the sum.
-func (s *Store) AddToCart(ctx context.Context, owner, productID string, quantity int) error {
+func (s *Store) AddToCart(ctx context.Context, owner, variantID string, quantity int) error {
 	if quantity < 1 || quantity > shop.MaxCartQuantity {
 		return shop.ErrQuantityCap()
 	}
-	res, err := s.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + excluded.quantity
-		WHERE c.quantity + excluded.quantity <= ?`, owner, productID, quantity, s.Now().Unix(), shop.MaxCartQuantity)
+	res, err := s.Exec(ctx, `INSERT INTO cart_items AS c (owner, variant_id, quantity, added_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (owner, variant_id) DO UPDATE SET quantity = c.quantity + excluded.quantity
+		WHERE c.quantity + excluded.quantity <= ?`, owner, variantID, quantity, s.Now().Unix(), shop.MaxCartQuantity)
 	if err != nil {
 		return s.FormatError(err, "add to cart", unknownProduct)
 	}
@@ -57,14 +86,14 @@ func (s *Store) AddToCart(ctx context.Context, owner, productID string, quantity
 }
 
 // SetCartQuantity sets a line's quantity; 0 or less removes the line.
-func (s *Store) SetCartQuantity(ctx context.Context, owner, productID string, quantity int) error {
+func (s *Store) SetCartQuantity(ctx context.Context, owner, variantID string, quantity int) error {
 	if quantity <= 0 {
-		return s.RemoveFromCart(ctx, owner, productID)
+		return s.RemoveFromCart(ctx, owner, variantID)
 	}
 	if quantity > shop.MaxCartQuantity {
 		return shop.ErrQuantityCap()
 	}
-	res, err := s.Exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND product_id = ?`, quantity, owner, productID)
+	res, err := s.Exec(ctx, `UPDATE cart_items SET quantity = ? WHERE owner = ? AND variant_id = ?`, quantity, owner, variantID)
 	if err != nil {
 		return s.FormatError(err, "set cart quantity", nil)
 	}
@@ -75,8 +104,8 @@ func (s *Store) SetCartQuantity(ctx context.Context, owner, productID string, qu
 }
 
 // RemoveFromCart removes a line; removing a line that is not there is fine.
-func (s *Store) RemoveFromCart(ctx context.Context, owner, productID string) error {
-	if _, err := s.Exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND product_id = ?`, owner, productID); err != nil {
+func (s *Store) RemoveFromCart(ctx context.Context, owner, variantID string) error {
+	if _, err := s.Exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND variant_id = ?`, owner, variantID); err != nil {
 		return s.FormatError(err, "remove from cart", nil)
 	}
 	return nil
@@ -103,9 +132,9 @@ func (s *Store) MergeCart(ctx context.Context, from, to string) error {
 func (tx Tx) MergeCart(ctx context.Context, from, to string) error {
 	// SQLite reads "ON CONFLICT" after a SELECT's bare FROM as a join
 	// constraint; the WHERE clause ends the SELECT for it.
-	if _, err := tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at)
-		SELECT ?, product_id, quantity, added_at FROM cart_items WHERE owner = ? AND true
-		ON CONFLICT (owner, product_id) DO UPDATE SET quantity = `+tx.s.d.Least+`(?, c.quantity + excluded.quantity)`,
+	if _, err := tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, variant_id, quantity, added_at)
+		SELECT ?, variant_id, quantity, added_at FROM cart_items WHERE owner = ? AND true
+		ON CONFLICT (owner, variant_id) DO UPDATE SET quantity = `+tx.s.d.Least+`(?, c.quantity + excluded.quantity)`,
 		to, from, shop.MaxCartQuantity); err != nil {
 		return tx.s.FormatError(err, "merge cart", nil)
 	}
@@ -191,9 +220,17 @@ func (s *Store) ToggleWishlist(ctx context.Context, userID, productID string) (b
 }
 
 // MoveToCart puts a wishlist product in the cart and takes it off the
-// wishlist, both or neither.
+// wishlist, both or neither. A product with options has no default
+// variant: the shopper must choose one on its page (an EINVALID).
 func (s *Store) MoveToCart(ctx context.Context, userID, productID string) error {
 	return s.InTx(ctx, func(tx Tx) error {
+		var options int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM product_options WHERE product_id = ?`, productID).Scan(&options); err != nil {
+			return s.FormatError(err, "move to cart", nil)
+		}
+		if options > 0 {
+			return shop.Errorf(shop.EINVALID, shop.MsgChooseOptions, "the options")
+		}
 		res, err := tx.Exec(ctx, `DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?`, userID, productID)
 		if err != nil {
 			return s.FormatError(err, "move to cart", nil)
@@ -201,8 +238,8 @@ func (s *Store) MoveToCart(ctx context.Context, userID, productID string) error 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return shop.Errorf(shop.ENOTFOUND, shop.MsgNotOnWishlist)
 		}
-		res, err = tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, product_id, quantity, added_at) VALUES (?, ?, 1, ?)
-			ON CONFLICT (owner, product_id) DO UPDATE SET quantity = c.quantity + 1 WHERE c.quantity + 1 <= ?`,
+		res, err = tx.Exec(ctx, `INSERT INTO cart_items AS c (owner, variant_id, quantity, added_at) VALUES (?, ?, 1, ?)
+			ON CONFLICT (owner, variant_id) DO UPDATE SET quantity = c.quantity + 1 WHERE c.quantity + 1 <= ?`,
 			userID, productID, s.Now().Unix(), shop.MaxCartQuantity)
 		if err != nil {
 			return s.FormatError(err, "move to cart", unknownProduct)

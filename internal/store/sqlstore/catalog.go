@@ -170,8 +170,8 @@ func (s *Store) ReplaceCatalog(ctx context.Context, source string, categories []
 		// re-import that changes nothing rewrites no row (nor, on SQLite,
 		// its full-text index).
 		upsert, err := tx.PrepareContext(ctx, s.Rebind(`INSERT INTO products AS p
-			(id, title, description, category, price_cents, image, rating, review_count, featured, source, updated_at, stock)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			(id, title, description, category, price_cents, image, rating, review_count, featured, source, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
 				category = excluded.category, price_cents = excluded.price_cents, image = excluded.image,
 				rating = excluded.rating, review_count = excluded.review_count, featured = excluded.featured,
@@ -184,11 +184,23 @@ func (s *Store) ReplaceCatalog(ctx context.Context, source string, categories []
 			return s.FormatError(err, "import", nil)
 		}
 		defer upsert.Close()
+		// An imported product is sold as one default variant, created with
+		// the product and the import's stock; stock is never overwritten
+		// after that.
+		variant, err := tx.PrepareContext(ctx, s.Rebind(`INSERT INTO variants (id, product_id, position, stock, stock_changed_at)
+			SELECT ?, ?, 1, ?, ? WHERE NOT EXISTS (SELECT 1 FROM variants WHERE product_id = ?) ON CONFLICT (id) DO NOTHING`))
+		if err != nil {
+			return s.FormatError(err, "import", nil)
+		}
+		defer variant.Close()
 		imported := make(map[string]bool, len(products))
 		for _, p := range products {
 			imported[p.ID] = true
 			if _, err := upsert.ExecContext(ctx, p.ID, p.Title, p.Description, p.Category, p.Price, p.Image,
-				p.Rating, p.ReviewCount, p.Featured, source, now, max(p.Stock, 0)); err != nil {
+				p.Rating, p.ReviewCount, p.Featured, source, now); err != nil {
+				return s.FormatError(err, "import product "+p.ID, nil)
+			}
+			if _, err := variant.ExecContext(ctx, p.ID, p.ID, max(p.Stock, 0), now, p.ID); err != nil {
 				return s.FormatError(err, "import product "+p.ID, nil)
 			}
 		}

@@ -78,8 +78,8 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 		return s.FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
 	}
 	for i, l := range o.Lines {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_lines (order_id, position, product_id, name, price_cents, quantity, image)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, i, l.ProductID, l.Name, l.Price, l.Quantity, l.Image); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_lines (order_id, position, product_id, variant_id, variation, name, price_cents, quantity, image)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, o.ID, i, l.ProductID, variantOf(l), l.Variation, l.Name, l.Price, l.Quantity, l.Image); err != nil {
 			return fmt.Errorf("order line: %w", err)
 		}
 	}
@@ -181,13 +181,13 @@ func (s *Store) CompleteOrder(ctx context.Context, orderID string, paid bool) er
 		// FROM, which SQLite lacks; SUM keeps a product ordered on two
 		// lines one number.
 		if _, err := tx.Exec(ctx, `DELETE FROM cart_items WHERE owner = ? AND quantity <= (
-			SELECT COALESCE(SUM(l.quantity), 0) FROM order_lines l WHERE l.order_id = ? AND l.product_id = cart_items.product_id)`,
+			SELECT COALESCE(SUM(l.quantity), 0) FROM order_lines l WHERE l.order_id = ? AND l.variant_id = cart_items.variant_id)`,
 			owner, orderID); err != nil {
 			return fmt.Errorf("empty cart: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE cart_items SET quantity = quantity - (
-			SELECT SUM(l.quantity) FROM order_lines l WHERE l.order_id = ? AND l.product_id = cart_items.product_id)
-			WHERE owner = ? AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = ?)`, orderID, owner, orderID); err != nil {
+			SELECT SUM(l.quantity) FROM order_lines l WHERE l.order_id = ? AND l.variant_id = cart_items.variant_id)
+			WHERE owner = ? AND variant_id IN (SELECT variant_id FROM order_lines WHERE order_id = ?)`, orderID, owner, orderID); err != nil {
 			return fmt.Errorf("empty cart: %w", err)
 		}
 		return nil
@@ -288,9 +288,9 @@ func (s *Store) Order(ctx context.Context, id string) (*shop.Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.Query(ctx, `SELECT product_id, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
+	rows, err := s.Query(ctx, `SELECT product_id, variant_id, variation, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
 	o.Lines, err = Collect(s, rows, err, "order lines", func(rows *sql.Rows) (l shop.OrderLine, err error) {
-		err = rows.Scan(&l.ProductID, &l.Name, &l.Price, &l.Quantity, &l.Image)
+		err = rows.Scan(&l.ProductID, &l.VariantID, &l.Variation, &l.Name, &l.Price, &l.Quantity, &l.Image)
 		return l, err
 	})
 	if err != nil {
@@ -386,20 +386,23 @@ func (s *Store) InsertOrder(ctx context.Context, o *shop.Order) error {
 	return s.InTx(ctx, func(tx Tx) error { return s.insertOrder(ctx, tx, o) })
 }
 
-// Stock reads a product's stock from the table.
-func (s *Store) Stock(ctx context.Context, productID string) (int, error) {
+// Stock reads a variant's stock from the table: none when the variant is
+// no longer sold.
+func (s *Store) Stock(ctx context.Context, variantID string) (int, error) {
 	var n int
-	err := s.QueryRow(ctx, `SELECT stock FROM products WHERE id = ? AND NOT hidden`, productID).Scan(&n)
+	err := s.QueryRow(ctx, `SELECT CASE WHEN v.enabled THEN v.stock ELSE 0 END FROM variants v JOIN products p ON p.id = v.product_id
+		WHERE v.id = ? AND NOT p.hidden`, variantID).Scan(&n)
 	if err != nil {
-		return 0, rowError(err, "stock of "+productID, shop.MsgUnknownProduct)
+		return 0, rowError(err, "stock of "+variantID, shop.MsgUnknownProduct)
 	}
 	return n, nil
 }
 
-// StockChanges returns the stock of the products whose stock changed at or
-// after since.
+// StockChanges returns the stock of the products one of whose variants'
+// stock changed at or after since.
 func (s *Store) StockChanges(ctx context.Context, since time.Time) (map[string]int, error) {
-	rows, err := s.Query(ctx, `SELECT id, stock FROM products WHERE stock_changed_at >= ?`, since.Unix())
+	rows, err := s.Query(ctx, `SELECT v.product_id, COALESCE(SUM(CASE WHEN v.enabled THEN v.stock ELSE 0 END), 0) FROM variants v
+		WHERE v.product_id IN (SELECT product_id FROM variants WHERE stock_changed_at >= ?) GROUP BY v.product_id`, since.Unix())
 	if err != nil {
 		return nil, s.FormatError(err, "stock changes", nil)
 	}
@@ -419,37 +422,50 @@ func (s *Store) StockChanges(ctx context.Context, since time.Time) (map[string]i
 	return out, nil
 }
 
+// variantOf is the variant an order line sold: a line stored without one
+// sold its product's default variant, which has the product's id.
+func variantOf(l shop.OrderLine) string {
+	if l.VariantID != "" {
+		return l.VariantID
+	}
+	return l.ProductID
+}
+
 // takeStock takes an order's lines out of stock inside tx: one conditional
-// UPDATE per line, so of two transactions racing for the last item the
-// second finds the condition false (PostgreSQL re-checks it once the
-// first's row lock is released), whatever either read before. A line that
-// cannot be served fails the whole claim with the shopper's message.
+// UPDATE per line, on the variant sold, so of two transactions racing for
+// the last item the second finds the condition false (PostgreSQL re-checks
+// it once the first's row lock is released), whatever either read before.
+// A line that cannot be served fails the whole claim with the shopper's
+// message.
 func takeStock(ctx context.Context, tx Tx, lines []shop.OrderLine, now time.Time) error {
 	for _, l := range lines {
-		res, err := tx.Exec(ctx, `UPDATE products SET stock = stock - ?, stock_changed_at = ?
-			WHERE id = ? AND NOT hidden AND stock >= ?`, l.Quantity, now.Unix(), l.ProductID, l.Quantity)
+		id := variantOf(l)
+		res, err := tx.Exec(ctx, `UPDATE variants SET stock = stock - ?, stock_changed_at = ?
+			WHERE id = ? AND enabled AND stock >= ? AND product_id IN (SELECT p.id FROM products p WHERE NOT p.hidden)`,
+			l.Quantity, now.Unix(), id, l.Quantity)
 		if err != nil {
-			return fmt.Errorf("take stock of %s: %w", l.ProductID, err)
+			return fmt.Errorf("take stock of %s: %w", id, err)
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			continue
 		}
 		var left int
-		if err := tx.QueryRow(ctx, `SELECT stock FROM products WHERE id = ? AND NOT hidden`, l.ProductID).Scan(&left); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("stock of %s: %w", l.ProductID, err)
+		if err := tx.QueryRow(ctx, `SELECT CASE WHEN v.enabled AND NOT p.hidden THEN v.stock ELSE 0 END
+			FROM variants v JOIN products p ON p.id = v.product_id WHERE v.id = ?`, id).Scan(&left); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("stock of %s: %w", id, err)
 		}
-		return shop.StockError(l.Name, left)
+		return shop.StockError(l.Label(), left)
 	}
 	return nil
 }
 
 // returnStock puts an order's lines back into stock inside tx (a released
-// claim, a cancelled order). Products deleted since are skipped.
+// claim, a cancelled order). Variants deleted since are skipped.
 func returnStock(ctx context.Context, tx Tx, orderID string, now time.Time) error {
-	if _, err := tx.Exec(ctx, `UPDATE products SET stock = stock + (
-			SELECT SUM(l.quantity) FROM order_lines l WHERE l.order_id = ? AND l.product_id = products.id),
+	if _, err := tx.Exec(ctx, `UPDATE variants SET stock = stock + (
+			SELECT SUM(l.quantity) FROM order_lines l WHERE l.order_id = ? AND l.variant_id = variants.id),
 			stock_changed_at = ?
-		WHERE id IN (SELECT product_id FROM order_lines WHERE order_id = ?)`, orderID, now.Unix(), orderID); err != nil {
+		WHERE id IN (SELECT variant_id FROM order_lines WHERE order_id = ?)`, orderID, now.Unix(), orderID); err != nil {
 		return fmt.Errorf("return stock of %s: %w", orderID, err)
 	}
 	return nil

@@ -23,6 +23,7 @@ type BackOfficeStore interface {
 	shop.InboxStore
 	shop.ProductAdminStore
 	shop.DashboardStore
+	shop.VariantStore
 }
 
 // testBackOffice runs the back-office checks on a backend that offers
@@ -74,7 +75,8 @@ func claim(ctx context.Context, s BackOfficeStore, owner, key string) (*shop.Ord
 		o := &shop.Order{ID: "NOC-" + key, UserID: owner, Email: owner + "@example.com", ShipTo: shop.Address{Name: "A"},
 			PaymentMethod: "Visa ending 4242", ChargeKey: "chg_" + key, LeaseUntil: time.Now().Add(time.Minute)}
 		for _, l := range c.Lines {
-			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, Name: l.Product.Title, Price: l.Product.Price, Quantity: l.Quantity})
+			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, VariantID: l.VariantID, Variation: l.Variation,
+				Name: l.Product.Title, Price: l.Product.Price, Quantity: l.Quantity})
 			o.Subtotal += l.Total()
 		}
 		o.Total = o.Subtotal
@@ -83,16 +85,27 @@ func claim(ctx context.Context, s BackOfficeStore, owner, key string) (*shop.Ord
 	return o, err
 }
 
-// Shoppers racing for the last items: exactly as many orders as there is
-// stock go through, the rest are refused with the shopper's message, and
-// the stock ends at zero, never below.
+// Shoppers racing for the last items of one variant: exactly as many
+// orders as the variant has in stock go through, the rest are refused with
+// the shopper's message, the variant's stock ends at zero, never below, and
+// the product's other variant keeps its stock.
 func stockRace(t *testing.T, s BackOfficeStore) {
 	ctx := context.Background()
 	for _, tc := range []struct{ stock, racers int }{{1, 2}, {3, 8}} {
 		id := fmt.Sprintf("race-%d", tc.stock)
-		seedStock(t, s, map[string]int{id: tc.stock})
+		seedStock(t, s, map[string]int{id: 0})
+		variant := id + "-m"
+		if err := s.SetChoices(ctx, id, shop.Choices{
+			Options: []shop.Option{{Name: "Size", Values: []shop.OptionValue{{Value: "M"}, {Value: "L"}}}},
+			Variants: []shop.Variant{
+				{ID: variant, Values: []string{"M"}, Stock: tc.stock, Enabled: true},
+				{ID: id + "-l", Values: []string{"L"}, Stock: 50, Enabled: true},
+			},
+		}); err != nil {
+			t.Fatal(err)
+		}
 		for i := range tc.racers {
-			if err := s.AddToCart(ctx, fmt.Sprintf("guest_%s_%d", id, i), id, 1); err != nil {
+			if err := s.AddToCart(ctx, fmt.Sprintf("guest_%s_%d", id, i), variant, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -116,13 +129,18 @@ func stockRace(t *testing.T, s BackOfficeStore) {
 				won++
 			case shop.ErrorCode(err) != shop.EINVALID:
 				t.Errorf("a refused claim failed with %v, want an EINVALID with the shopper's message", err)
+			case !strings.Contains(shop.ErrorMessage(err), "(Size: M)"):
+				t.Errorf("refusal %q does not name the variant", shop.ErrorMessage(err))
 			}
 		}
 		if won != tc.stock {
 			t.Errorf("%d racers for %d items: %d orders went through", tc.racers, tc.stock, won)
 		}
-		if n, err := s.Stock(ctx, id); err != nil || n != 0 {
+		if n, err := s.Stock(ctx, variant); err != nil || n != 0 {
 			t.Errorf("stock after the race: %d, %v", n, err)
+		}
+		if n, err := s.Stock(ctx, id+"-l"); err != nil || n != 50 {
+			t.Errorf("the other variant's stock after the race: %d, %v; want 50", n, err)
 		}
 	}
 }
