@@ -34,6 +34,9 @@ type catalogHandlers struct {
 	wishlists shop.WishlistStore
 	// stock answers live stock for product pages; nil: the catalogue's.
 	stock shop.StockStore
+	// variants are the options and variants of products that have them;
+	// nil: every product is sold as its default variant.
+	variants Variants
 	// cardHTML remembers rendered product cards (cardhtml.go).
 	cardHTML *cardHTML
 }
@@ -260,7 +263,24 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	if a.stock != nil {
+	var choices shop.Choices
+	var picker *pages.VariantPicker
+	if p.HasOptions() && a.variants != nil {
+		// The page shows the variant chosen (?variant=), read as it is now:
+		// its price, its stock, its own photo if it has one.
+		if choices, err = a.variants.Choices(c.UserContext(), p.ID); err != nil {
+			return err
+		}
+		sel := choices.Select(c.Query("variant"))
+		p.Price, p.Original, p.PriceMin, p.PriceMax, p.Stock = sel.Price, sel.Original, sel.Price, sel.Price, sel.Stock
+		if !sel.Enabled {
+			p.Stock = 0
+		}
+		if sel.Image != "" && sel.Image != p.Image {
+			p.Image, p.Photo = sel.Image, shop.Photo{}
+		}
+		picker = variantPicker(p.ID, choices, sel)
+	} else if a.stock != nil {
 		// The product page shows the stock as it is now, not the in-memory
 		// catalogue's copy, which may be a few seconds old.
 		if n, err := a.stock.Stock(c.UserContext(), p.ID); err == nil {
@@ -280,8 +300,92 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}
-	fr.Head = templ.JSONScript("product-jsonld", productJSONLD(*p, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
-	return web.Render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical}))
+	ld := productJSONLD(*p, fr.Canonical, fr.OGImage)
+	if picker != nil {
+		ld = productGroupJSONLD(*p, choices, fr.Canonical, fr.OGImage)
+	}
+	fr.Head = templ.JSONScript("product-jsonld", ld).WithType("application/ld+json")
+	return web.Render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category),
+		CanonicalURL: fr.Canonical, Picker: picker}))
+}
+
+// variantPicker is the product page's choice of variant: each option's
+// values as links to the variant they lead to, the combinations that can't
+// be bought crossed out.
+func variantPicker(productID string, c shop.Choices, sel shop.Variant) *pages.VariantPicker {
+	vp := &pages.VariantPicker{VariantID: sel.ID, Buyable: sel.Buyable(), Variation: shop.Variation(c.Options, sel.Values)}
+	for i, o := range c.Options {
+		g := pages.OptionGroup{Name: o.Name}
+		if i < len(sel.Values) {
+			g.Selected = sel.Values[i]
+		}
+		for _, val := range o.Values {
+			ch := pages.OptionChoice{Value: val.Value, Swatch: val.Swatch, Current: val.Value == g.Selected}
+			v, exact, ok := c.Switch(sel, i, val.Value)
+			ch.Unavailable = !exact || !v.Buyable()
+			if ok {
+				ch.URL = "/product/" + url.PathEscape(productID) + "?variant=" + url.QueryEscape(v.ID)
+			}
+			g.Values = append(g.Values, ch)
+		}
+		vp.Options = append(vp.Options, g)
+	}
+	return vp
+}
+
+// variesBy are the schema.org properties Google reads for the options a
+// product group varies by.
+var variesBy = map[string]string{"size": "size", "colour": "color", "color": "color", "material": "material", "pattern": "pattern"}
+
+// productGroupJSONLD describes a product with options as schema.org's
+// ProductGroup: each variant a Product with its own Offer (price,
+// availability, SKU) and its option values.
+func productGroupJSONLD(p shop.Product, c shop.Choices, canonical, image string) map[string]any {
+	var varies []string
+	for _, o := range c.Options {
+		if prop, ok := variesBy[strings.ToLower(o.Name)]; ok {
+			varies = append(varies, "https://schema.org/"+prop)
+		}
+	}
+	var variants []map[string]any
+	for _, v := range c.Variants {
+		if !v.Enabled {
+			continue
+		}
+		vp := p
+		vp.Price, vp.Stock = v.Price, v.Stock
+		sku := v.SKU
+		if sku == "" {
+			sku = v.ID
+		}
+		u := canonical + "?variant=" + url.QueryEscape(v.ID)
+		item := map[string]any{
+			"@type": "Product", "sku": sku, "name": p.Title + " – " + shop.Variation(c.Options, v.Values), "image": image, "url": u,
+			"offers": map[string]any{"@type": "Offer", "priceCurrency": "USD", "price": fmt.Sprintf("%d.%02d", v.Price/100, v.Price%100),
+				"availability": availability(vp), "url": u},
+		}
+		for i, o := range c.Options {
+			if prop, ok := variesBy[strings.ToLower(o.Name)]; ok && i < len(v.Values) {
+				item[prop] = v.Values[i]
+			}
+		}
+		variants = append(variants, item)
+	}
+	return map[string]any{
+		"@context":       "https://schema.org",
+		"@type":          "ProductGroup",
+		"productGroupID": p.ID,
+		"name":           p.Title,
+		"description":    p.Description,
+		"image":          image,
+		"category":       p.Category,
+		"url":            canonical,
+		"variesBy":       varies,
+		"aggregateRating": map[string]any{
+			"@type": "AggregateRating", "ratingValue": p.Rating, "reviewCount": p.ReviewCount,
+		},
+		"hasVariant": variants,
+	}
 }
 
 func productJSONLD(p shop.Product, canonical, image string) map[string]any {

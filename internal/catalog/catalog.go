@@ -27,6 +27,9 @@ import (
 // way. An import calls Reload, then Warm.
 type Service struct {
 	Store shop.CatalogStore
+	// Variants sets the built-in products' options and variants; nil when
+	// the store has none.
+	Variants shop.VariantStore
 	Log   *slog.Logger
 	// Images fetches imported products' photos at import and sync; nil
 	// leaves them unfetched (they show their category's illustration).
@@ -52,9 +55,11 @@ type Service struct {
 // DefaultImportStock is DefaultStock unless configured.
 const DefaultImportStock = 25
 
-// NewService returns a Service on store.
+// NewService returns a Service on store; a store that keeps variants
+// (both of the shop's do) gets the built-in products' variants too.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, DefaultStock: DefaultImportStock}
+	variants, _ := store.(shop.VariantStore)
+	return &Service{Store: store, Variants: variants, Log: log, DefaultStock: DefaultImportStock}
 }
 
 // Invalidate drops the vocabulary after the catalogue changed.
