@@ -122,9 +122,32 @@ type gridProps struct {
 }
 
 // filterForm is the form view model of an applied filter.
-func filterForm(action string, f catalog.Filter, cats []string) pages.FilterForm {
-	return pages.FilterForm{Action: action, Query: f.ProductFilter.Query, Category: f.Category, Sort: f.Sort,
+func filterForm(action string, f catalog.Filter, cats []string, facets []shop.Option) pages.FilterForm {
+	form := pages.FilterForm{Action: action, Query: f.ProductFilter.Query, Category: f.Category, Sort: f.Sort,
 		MinPrice: f.MinPriceText, MaxPrice: f.MaxPriceText, MinRating: f.MinRating, Categories: cats}
+	for _, o := range facets {
+		facet := pages.Facet{Name: o.Name}
+		for _, v := range o.Values {
+			facet.Values = append(facet.Values, v.Value)
+		}
+		for _, p := range f.Options {
+			if p.Name == o.Name {
+				facet.Selected = p.Value
+			}
+		}
+		form.Facets = append(form.Facets, facet)
+	}
+	return form
+}
+
+// facets are the options listings can be filtered by; none when the
+// catalogue can't say (the listing then shows its own error).
+func (a *catalogHandlers) facets(c *fiber.Ctx) []shop.Option {
+	facets, err := a.catalog.Facets(c.UserContext())
+	if err != nil {
+		return nil
+	}
+	return facets
 }
 
 // canonical redirects a listing URL to its one canonical form, so the query
@@ -150,7 +173,8 @@ func canonicalQuery(c *fiber.Ctx, path, want string) string {
 
 func (a *catalogHandlers) products(c *fiber.Ctx) error {
 	cats := a.categories(c)
-	f := catalog.ParseFilter(query(c), cats)
+	facets := a.facets(c)
+	f := catalog.ParseFilter(query(c), cats, facets...)
 	f.ProductFilter.Query = "" // /products does not search; /search does
 	if to := canonical(c, "/products", f); to != "" {
 		return c.Redirect(to, fiber.StatusFound)
@@ -177,12 +201,13 @@ func (a *catalogHandlers) products(c *fiber.Ctx) error {
 	if l.Error != "" {
 		status = fiber.StatusServiceUnavailable
 	}
-	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats), Listing: l}))
+	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats, facets), Listing: l}))
 }
 
 func (a *catalogHandlers) search(c *fiber.Ctx) error {
 	cats := a.categories(c)
-	f := catalog.ParseFilter(query(c), cats)
+	facets := a.facets(c)
+	f := catalog.ParseFilter(query(c), cats, facets...)
 	if f.ProductFilter.Query == "" {
 		back := web.RefererPath(c)
 		if back == "" || strings.HasPrefix(back, "/search") {
@@ -202,7 +227,7 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 	}
 	fr := a.IslandFrame(c, "Search: "+f.ProductFilter.Query)
 	l := a.listing(c, "/search", f)
-	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats), Listing: l}
+	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats, facets), Listing: l}
 	if s, err := a.catalog.Suggest(c.UserContext(), p.Query); err != nil {
 		a.Log.Error("search suggestion", "err", err, "request_id", web.RequestID(c))
 	} else if s != "" && !strings.EqualFold(s, p.Query) {
@@ -214,7 +239,7 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 			cf := f
 			cf.ProductFilter.Query = s
 			if cl := a.listing(c, "/search", cf); cl.Error == "" && cl.Total > 0 {
-				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats), s
+				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats, facets), s
 				p.ExactURL = "/search?q=" + url.QueryEscape(f.ProductFilter.Query) + "&exact=1"
 			}
 		}
@@ -227,7 +252,8 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 // and where to go next.
 func (a *catalogHandlers) productsAPI(c *fiber.Ctx) error {
 	cats := a.categories(c)
-	f := catalog.ParseFilter(query(c), cats)
+	facets := a.facets(c)
+	f := catalog.ParseFilter(query(c), cats, facets...)
 	path := "/products"
 	if f.ProductFilter.Query != "" {
 		path = "/search"

@@ -93,6 +93,8 @@ type Catalog interface {
 	Categories(ctx context.Context) ([]string, error)
 	Featured(ctx context.Context, limit int) ([]shop.Product, error)
 	ProductIDs(ctx context.Context) ([]string, error)
+	// Facets are the options listings can be filtered by, with their values.
+	Facets(ctx context.Context) ([]shop.Option, error)
 	// Version is the catalogue version served, which keys the page cache.
 	Version() int64
 }

@@ -225,3 +225,49 @@ func TestListing_CardOfProductWithOptions(t *testing.T) {
 		t.Error("the card adds to the cart instead of leading to the choice")
 	}
 }
+
+// Listings filter by option values in the same GET form as the spec's
+// filters (o.Size=M): the canonical URL keeps a value the catalogue has, in
+// its own spelling, and drops one it hasn't; a search is filtered alike.
+func TestListing_OptionFilter(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	c := app.client(t)
+	for _, tt := range []struct{ path, location string }{
+		{"/products?o.Size=m", "/products?o.Size=M"},
+		{"/products?o.Size=XXL", "/products"},
+		{"/products?o.Material=Silk", "/products"},
+	} {
+		if res, _ := c.get(tt.path); res.StatusCode != http.StatusFound || res.Header.Get("Location") != tt.location {
+			t.Errorf("%s: %d to %q, want %q", tt.path, res.StatusCode, res.Header.Get("Location"), tt.location)
+		}
+	}
+	cards := func(path string) string {
+		res, doc := c.get(path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", path, res.StatusCode)
+		}
+		var ids []string
+		doc.Find(`[data-testid="product-card"]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("data-product-id", "")) })
+		return strings.Join(ids, ",")
+	}
+	for path, want := range map[string]string{
+		"/products?o.Size=M":                 "nb-014",
+		"/products?o.Colour=Olive&o.Size=XL": "", // XL comes in Black only
+		"/products?category=home&o.Size=M":   "",
+		"/search?o.Size=L&q=jacket":          "nb-014",
+		"/products?o.Colour=Olive&o.Size=L":  "nb-014", // sold out, still sold: the card says so
+	} {
+		if got := cards(path); got != want {
+			t.Errorf("%s: cards %q, want %q", path, got, want)
+		}
+	}
+	_, doc := c.get("/products?o.Size=M")
+	sel := doc.Find(`select[name="o.Size"]`)
+	if sel.Find(`option[selected]`).AttrOr("value", "") != "M" || sel.Find("option").Length() != 5 {
+		t.Errorf("size filter: %q", sel.Text())
+	}
+	if text(doc, `[data-testid="filters-summary"]`) != "Filters · 1 active" {
+		t.Errorf("summary %q", text(doc, `[data-testid="filters-summary"]`))
+	}
+}

@@ -95,6 +95,16 @@ func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductP
 	return page, nil
 }
 
+// Facets are the options listings can be filtered by (o.Size=M), with the
+// values the catalogue's variants have; none when no product has options.
+func (s *Service) Facets(ctx context.Context) ([]shop.Option, error) {
+	snap, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return snap.facets, nil
+}
+
 // Suggest proposes a corrected query when some of q's words are unknown to
 // the catalogue: each unknown word becomes the closest known word (edit
 // distance at most suggestDistance, the more common word on ties). It returns "" when
@@ -212,10 +222,11 @@ type Filter struct {
 }
 
 // ParseFilter reads the catalogue's query parameters (the spec's routes: category,
-// sort, minPrice, maxPrice, rating; plus q and page). Nothing a shopper
-// types is an error: unknown or malformed values are dropped, negative
-// prices are ignored, and a minimum above the maximum swaps them.
-func ParseFilter(get func(string) string, categories []string) Filter {
+// sort, minPrice, maxPrice, rating; plus q, page and one o.{Option} per
+// option of facets, such as o.Size=M). Nothing a shopper types is an error:
+// unknown or malformed values are dropped, negative prices are ignored, and
+// a minimum above the maximum swaps them.
+func ParseFilter(get func(string) string, categories []string, facets ...shop.Option) Filter {
 	f := shop.ProductFilter{Page: 1, PageSize: shop.CataloguePageSize, Sort: shop.SortPriceAsc}
 	// Invalid UTF-8 is dropped and a long query is cut on a character
 	// boundary with no trailing space, so the canonical URL parses back to
@@ -253,6 +264,17 @@ func ParseFilter(get func(string) string, categories []string) Filter {
 	}
 	if p, err := strconv.Atoi(get("page")); err == nil && p > 1 && p <= 100_000 {
 		f.Page = p
+	}
+	n := 0
+	for _, o := range facets {
+		want := strings.TrimSpace(get("o." + o.Name))
+		for _, v := range o.Values {
+			if want != "" && n < len(f.Options) && strings.EqualFold(v.Value, want) {
+				f.Options[n] = shop.OptionPair{Name: o.Name, Value: v.Value}
+				n++
+				break
+			}
+		}
 	}
 	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
 }
@@ -298,6 +320,11 @@ func (f Filter) Query(page int) string {
 	}
 	if f.MinRating > 0 {
 		v.Set("rating", strconv.Itoa(f.MinRating))
+	}
+	for _, o := range f.Options {
+		if o.Name != "" {
+			v.Set("o."+o.Name, o.Value)
+		}
 	}
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strings"
 	"cmp"
 	"context"
 	"fmt"
@@ -26,6 +27,45 @@ type snapshot struct {
 	// is then a sub-slice found by binary search, and a descending listing
 	// the same slice read backwards.
 	lists map[string][]*shop.Product
+	// variants holds, of each product with options, its enabled variants'
+	// values by lower-case option name; facets are the options shoppers
+	// can filter by, with their values, in the order first seen.
+	variants map[string][]map[string]string
+	facets   []shop.Option
+}
+
+// withVariants adds the variants' values for the option filter.
+func (s *snapshot) withVariants(vs []shop.VariantFacet) *snapshot {
+	s.variants = map[string][]map[string]string{}
+	at := map[string]int{}
+	for _, v := range vs {
+		s.variants[v.ProductID] = append(s.variants[v.ProductID], v.Values)
+		for _, n := range v.Names {
+			key := strings.ToLower(n)
+			i, ok := at[key]
+			if !ok {
+				i = len(s.facets)
+				at[key] = i
+				s.facets = append(s.facets, shop.Option{Name: n})
+			}
+			val := v.Values[key]
+			if val != "" && !slices.ContainsFunc(s.facets[i].Values, func(o shop.OptionValue) bool { return strings.EqualFold(o.Value, val) }) {
+				s.facets[i].Values = append(s.facets[i].Values, shop.OptionValue{Value: val})
+			}
+		}
+	}
+	return s
+}
+
+// hasVariant reports whether p has a variant with the option values f asks
+// for.
+func (s *snapshot) hasVariant(p *shop.Product, f shop.ProductFilter) bool {
+	for _, values := range s.variants[p.ID] {
+		if f.MatchesVariant(values) {
+			return true
+		}
+	}
+	return false
 }
 
 func newSnapshot(version int64, products []shop.Product, categories []string) *snapshot {
@@ -78,7 +118,7 @@ func (s *snapshot) list(f shop.ProductFilter) shop.ProductPage {
 	}
 	first, size := max(f.Offset(), 0), max(f.PageSize, 0)
 	var page shop.ProductPage
-	if f.MinRating == 0 {
+	if f.MinRating == 0 && !f.HasOptions() {
 		page.Total = len(in)
 		page.Products = make([]shop.Product, 0, max(0, min(size, len(in)-first)))
 		for i := first; i < len(in) && i < first+size; i++ {
@@ -89,7 +129,7 @@ func (s *snapshot) list(f shop.ProductFilter) shop.ProductPage {
 	min := float64(f.MinRating)
 	for i := range in {
 		p := at(i)
-		if p.Rating < min {
+		if p.Rating < min || f.HasOptions() && !s.hasVariant(p, f) {
 			continue
 		}
 		if page.Total >= first && page.Total < first+size {
@@ -130,7 +170,15 @@ func (s *Service) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	prev := s.snap.Swap(newSnapshot(version, products, categories))
+	snap := newSnapshot(version, products, categories)
+	if s.Variants != nil {
+		vs, err := s.Variants.VariantFacets(ctx)
+		if err != nil {
+			return err
+		}
+		snap.withVariants(vs)
+	}
+	prev := s.snap.Swap(snap)
 	s.resetStock(loadedAt)
 	if prev != nil && prev.version != version {
 		// What search derived (facets, kept hits, vocabulary) belongs to

@@ -156,8 +156,29 @@ type ProductFilter struct {
 	MinPrice  Cents
 	MaxPrice  Cents
 	MinRating int
-	Page      int // 1-based
-	PageSize  int
+	// Options keeps products with a variant that has every value given
+	// ("Size" = "M"), compared without regard to case; unused pairs are
+	// empty.
+	Options  [MaxOptions]OptionPair
+	Page     int // 1-based
+	PageSize int
+}
+
+// OptionPair is an option's name and one of its values.
+type OptionPair struct{ Name, Value string }
+
+// HasOptions reports whether f filters by option values.
+func (f ProductFilter) HasOptions() bool { return f.Options[0].Name != "" }
+
+// MatchesVariant reports whether a variant's values (by option name) have
+// every pair f asks for.
+func (f ProductFilter) MatchesVariant(values map[string]string) bool {
+	for _, o := range f.Options {
+		if o.Name != "" && !strings.EqualFold(values[strings.ToLower(o.Name)], o.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // Offset is the number of rows before the page.

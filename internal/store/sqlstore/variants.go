@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -43,6 +44,49 @@ func (s *Store) Choices(ctx context.Context, productID string) (shop.Choices, er
 		return v, err
 	})
 	return c, err
+}
+
+// VariantFacets lists the enabled variants of products with options, by
+// their option values.
+func (s *Store) VariantFacets(ctx context.Context) ([]shop.VariantFacet, error) {
+	rows, err := s.Query(ctx, `SELECT v.product_id, v.option1, v.option2, v.option3,
+		COALESCE((SELECT o.name FROM product_options o WHERE o.product_id = v.product_id AND o.position = 1), ''),
+		COALESCE((SELECT o.name FROM product_options o WHERE o.product_id = v.product_id AND o.position = 2), ''),
+		COALESCE((SELECT o.name FROM product_options o WHERE o.product_id = v.product_id AND o.position = 3), '')
+		FROM variants v WHERE v.enabled AND EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = v.product_id)
+		ORDER BY v.product_id, v.position`)
+	return Collect(s, rows, err, "variant facets", func(rows *sql.Rows) (f shop.VariantFacet, err error) {
+		var values, names [3]string
+		err = rows.Scan(&f.ProductID, &values[0], &values[1], &values[2], &names[0], &names[1], &names[2])
+		f.Values = map[string]string{}
+		for i, n := range names {
+			if n != "" {
+				f.Values[strings.ToLower(n)] = values[i]
+				f.Names = append(f.Names, n)
+			}
+		}
+		return f, err
+	})
+}
+
+// OptionMatch is the condition that a product (p) has an enabled variant
+// with every option value f asks for.
+func OptionMatch(f shop.ProductFilter) (string, []any) {
+	var conds []string
+	var args []any
+	for _, o := range f.Options {
+		if o.Name == "" {
+			continue
+		}
+		var either []string
+		for i := 1; i <= shop.MaxOptions; i++ {
+			either = append(either, fmt.Sprintf(`(LOWER(v.option%d) = ? AND EXISTS (SELECT 1 FROM product_options o
+				WHERE o.product_id = v.product_id AND o.position = %d AND LOWER(o.name) = ?))`, i, i))
+			args = append(args, strings.ToLower(o.Value), strings.ToLower(o.Name))
+		}
+		conds = append(conds, "("+strings.Join(either, " OR ")+")")
+	}
+	return `EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id AND v.enabled AND ` + strings.Join(conds, " AND ") + `)`, args
 }
 
 // SetChoices replaces a product's options and variants. Variants are kept
