@@ -30,7 +30,7 @@ type Service struct {
 	// Variants sets the built-in products' options and variants; nil when
 	// the store has none.
 	Variants shop.VariantStore
-	Log   *slog.Logger
+	Log      *slog.Logger
 	// Images fetches imported products' photos at import and sync; nil
 	// leaves them unfetched (they show their category's illustration).
 	Images *images.Service

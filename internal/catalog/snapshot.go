@@ -1,12 +1,12 @@
 package catalog
 
 import (
-	"strings"
 	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
