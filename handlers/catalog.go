@@ -326,7 +326,7 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}
-	ld := productJSONLD(*p, fr.Canonical, fr.OGImage)
+	var ld any = productJSONLD(*p, fr.Canonical, fr.OGImage)
 	if picker != nil {
 		ld = productGroupJSONLD(*p, choices, fr.Canonical, fr.OGImage)
 	}
@@ -357,81 +357,6 @@ func variantPicker(productID string, c shop.Choices, sel shop.Variant) *pages.Va
 		vp.Options = append(vp.Options, g)
 	}
 	return vp
-}
-
-// variesBy are the schema.org properties Google reads for the options a
-// product group varies by.
-var variesBy = map[string]string{"size": "size", "colour": "color", "color": "color", "material": "material", "pattern": "pattern"}
-
-// productGroupJSONLD describes a product with options as schema.org's
-// ProductGroup: each variant a Product with its own Offer (price,
-// availability, SKU) and its option values.
-func productGroupJSONLD(p shop.Product, c shop.Choices, canonical, image string) map[string]any {
-	var varies []string
-	for _, o := range c.Options {
-		if prop, ok := variesBy[strings.ToLower(o.Name)]; ok {
-			varies = append(varies, "https://schema.org/"+prop)
-		}
-	}
-	var variants []map[string]any
-	for _, v := range c.Variants {
-		if !v.Enabled {
-			continue
-		}
-		vp := p
-		vp.Price, vp.Stock = v.Price, v.Stock
-		sku := v.SKU
-		if sku == "" {
-			sku = v.ID
-		}
-		u := canonical + "?variant=" + url.QueryEscape(v.ID)
-		item := map[string]any{
-			"@type": "Product", "sku": sku, "name": p.Title + " – " + shop.Variation(c.Options, v.Values), "image": image, "url": u,
-			"offers": map[string]any{"@type": "Offer", "priceCurrency": "USD", "price": fmt.Sprintf("%d.%02d", v.Price/100, v.Price%100),
-				"availability": availability(vp), "url": u},
-		}
-		for i, o := range c.Options {
-			if prop, ok := variesBy[strings.ToLower(o.Name)]; ok && i < len(v.Values) {
-				item[prop] = v.Values[i]
-			}
-		}
-		variants = append(variants, item)
-	}
-	return map[string]any{
-		"@context":       "https://schema.org",
-		"@type":          "ProductGroup",
-		"productGroupID": p.ID,
-		"name":           p.Title,
-		"description":    p.Description,
-		"image":          image,
-		"category":       p.Category,
-		"url":            canonical,
-		"variesBy":       varies,
-		"aggregateRating": map[string]any{
-			"@type": "AggregateRating", "ratingValue": p.Rating, "reviewCount": p.ReviewCount,
-		},
-		"hasVariant": variants,
-	}
-}
-
-func productJSONLD(p shop.Product, canonical, image string) map[string]any {
-	return map[string]any{
-		"@context":    "https://schema.org",
-		"@type":       "Product",
-		"sku":         p.ID,
-		"name":        p.Title,
-		"description": p.Description,
-		"image":       image,
-		"category":    p.Category,
-		"url":         canonical,
-		"aggregateRating": map[string]any{
-			"@type": "AggregateRating", "ratingValue": p.Rating, "reviewCount": p.ReviewCount,
-		},
-		"offers": map[string]any{
-			"@type": "Offer", "priceCurrency": "USD", "price": fmt.Sprintf("%d.%02d", p.Price/100, p.Price%100),
-			"availability": availability(p), "url": canonical,
-		},
-	}
 }
 
 func truncate(s string, n int) string {
