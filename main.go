@@ -175,7 +175,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Payments:    checkoutSvc,
 		Webhooks:    webhooks(stripe),
 		Stock:       db,
-		Variants:    db,
+		Variants:    cat,
 		Unavailable: db.Unavailable,
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,

@@ -163,7 +163,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		deps.Webhooks = sc
 	}
 	deps.Stock = db
-	deps.Variants = db
+	deps.Variants = cat
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Variants: db, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}

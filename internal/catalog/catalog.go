@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,6 +94,34 @@ func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductP
 	page := snap.list(f)
 	page.Products = s.withStock(page.Products)
 	return page, nil
+}
+
+// Choices returns a product's options and variants from memory, with
+// each variant's stock read live (a product page must never offer what
+// sold out meanwhile). Products without options have none.
+func (s *Service) Choices(ctx context.Context, productID string) (shop.Choices, error) {
+	snap, err := s.current(ctx)
+	if err != nil || s.Variants == nil {
+		return shop.Choices{}, err
+	}
+	c, ok := snap.choices[productID]
+	if !ok {
+		return shop.Choices{}, nil
+	}
+	stock, err := s.Variants.VariantStock(ctx, productID)
+	if err != nil {
+		return shop.Choices{}, err
+	}
+	if len(stock) != len(c.Variants) {
+		// Staff changed the variants since the catalogue was loaded; its
+		// reload is on its way, and the store has them now.
+		return s.Variants.Choices(ctx, productID)
+	}
+	c.Variants = slices.Clone(c.Variants)
+	for i := range c.Variants {
+		c.Variants[i].Stock = stock[i]
+	}
+	return c, nil
 }
 
 // Facets are the options listings can be filtered by (o.Size=M), with the

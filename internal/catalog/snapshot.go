@@ -27,41 +27,47 @@ type snapshot struct {
 	// is then a sub-slice found by binary search, and a descending listing
 	// the same slice read backwards.
 	lists map[string][]*shop.Product
-	// variants holds, of each product with options, its enabled variants'
-	// values by lower-case option name; facets are the options shoppers
-	// can filter by, with their values, in the order first seen.
-	variants map[string][]map[string]string
-	facets   []shop.Option
+	// choices are the options and variants of each product with options;
+	// facets are the options shoppers can filter by, with their values, in
+	// the order first seen.
+	choices map[string]shop.Choices
+	facets  []shop.Option
 }
 
-// withVariants adds the variants' values for the option filter.
-func (s *snapshot) withVariants(vs []shop.VariantFacet) *snapshot {
-	s.variants = map[string][]map[string]string{}
+// withChoices adds the products' options and variants, and the facets of
+// the option filter derived from them.
+func (s *snapshot) withChoices(all map[string]shop.Choices) *snapshot {
+	s.choices = all
 	at := map[string]int{}
-	for _, v := range vs {
-		s.variants[v.ProductID] = append(s.variants[v.ProductID], v.Values)
-		for _, n := range v.Names {
-			key := strings.ToLower(n)
+	for _, id := range s.ids {
+		c, ok := all[id]
+		if !ok {
+			continue
+		}
+		for _, o := range c.Options {
+			key := strings.ToLower(o.Name)
 			i, ok := at[key]
 			if !ok {
 				i = len(s.facets)
 				at[key] = i
-				s.facets = append(s.facets, shop.Option{Name: n})
+				s.facets = append(s.facets, shop.Option{Name: o.Name})
 			}
-			val := v.Values[key]
-			if val != "" && !slices.ContainsFunc(s.facets[i].Values, func(o shop.OptionValue) bool { return strings.EqualFold(o.Value, val) }) {
-				s.facets[i].Values = append(s.facets[i].Values, shop.OptionValue{Value: val})
+			for _, v := range o.Values {
+				if !slices.ContainsFunc(s.facets[i].Values, func(f shop.OptionValue) bool { return strings.EqualFold(f.Value, v.Value) }) {
+					s.facets[i].Values = append(s.facets[i].Values, shop.OptionValue{Value: v.Value})
+				}
 			}
 		}
 	}
 	return s
 }
 
-// hasVariant reports whether p has a variant with the option values f asks
-// for.
+// hasVariant reports whether p has an enabled variant with the option
+// values f asks for.
 func (s *snapshot) hasVariant(p *shop.Product, f shop.ProductFilter) bool {
-	for _, values := range s.variants[p.ID] {
-		if f.MatchesVariant(values) {
+	c := s.choices[p.ID]
+	for _, v := range c.Variants {
+		if v.Enabled && f.Matches(c.Options, v.Values) {
 			return true
 		}
 	}
@@ -172,11 +178,11 @@ func (s *Service) Reload(ctx context.Context) error {
 	}
 	snap := newSnapshot(version, products, categories)
 	if s.Variants != nil {
-		vs, err := s.Variants.VariantFacets(ctx)
+		all, err := s.Variants.AllChoices(ctx)
 		if err != nil {
 			return err
 		}
-		snap.withVariants(vs)
+		snap.withChoices(all)
 	}
 	prev := s.snap.Swap(snap)
 	s.resetStock(loadedAt)

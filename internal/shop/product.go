@@ -170,11 +170,18 @@ type OptionPair struct{ Name, Value string }
 // HasOptions reports whether f filters by option values.
 func (f ProductFilter) HasOptions() bool { return f.Options[0].Name != "" }
 
-// MatchesVariant reports whether a variant's values (by option name) have
-// every pair f asks for.
-func (f ProductFilter) MatchesVariant(values map[string]string) bool {
-	for _, o := range f.Options {
-		if o.Name != "" && !strings.EqualFold(values[strings.ToLower(o.Name)], o.Value) {
+// Matches reports whether a variant's values (one per option of options)
+// have every pair f asks for.
+func (f ProductFilter) Matches(options []Option, values []string) bool {
+	for _, want := range f.Options {
+		if want.Name == "" {
+			continue
+		}
+		found := false
+		for i, o := range options {
+			found = found || i < len(values) && strings.EqualFold(o.Name, want.Name) && strings.EqualFold(values[i], want.Value)
+		}
+		if !found {
 			return false
 		}
 	}

@@ -120,20 +120,14 @@ func (c Choices) Switch(sel Variant, i int, value string) (v Variant, exact, ok 
 	return fallback, false, ok
 }
 
-// VariantFacet is one variant that is sold, by its option values, for the
-// listings' option filter: Values maps the lower-case option name to the
-// value ("size" → "M").
-type VariantFacet struct {
-	ProductID string
-	Values    map[string]string
-	// Names are the options' names as staff wrote them, in order.
-	Names []string
-}
-
 // VariantStore keeps products' options and variants.
 type VariantStore interface {
-	// VariantFacets lists every enabled variant of a product with options.
-	VariantFacets(ctx context.Context) ([]VariantFacet, error)
+	// AllChoices returns the options and variants of every product with
+	// options, by product id.
+	AllChoices(ctx context.Context) (map[string]Choices, error)
+	// VariantStock returns the stock of a product's variants in Choices'
+	// order, none for a disabled one.
+	VariantStock(ctx context.Context, productID string) ([]int, error)
 	// Choices returns a product's options and variants, in order.
 	Choices(ctx context.Context, productID string) (Choices, error)
 	// SetChoices replaces them: variants are kept by id, a new one starts

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -66,13 +67,20 @@ func optionFilter(t *testing.T, s BackOfficeStore) {
 			t.Errorf("%s: %q (total %d), want %q", tt.name, got, page.Total, tt.want)
 		}
 	}
-	facets, err := s.VariantFacets(ctx)
+	all, err := s.AllChoices(ctx)
 	must(t, err)
 	var got []string
-	for _, f := range facets {
-		got = append(got, f.ProductID+":"+f.Values["size"]+"/"+f.Values["colour"])
+	for _, id := range []string{"scarf", "shirt", "tie"} {
+		for _, v := range all[id].Variants {
+			got = append(got, id+":"+strings.Join(v.Values, "/"))
+		}
 	}
-	if strings.Join(got, " ") != "scarf:/Black shirt:S/Black shirt:M/Ivory" {
-		t.Errorf("facets %v", got)
+	if strings.Join(got, " ") != "scarf:Black shirt:S/Black shirt:M/Ivory shirt:M/Black" || len(all) != 2 {
+		t.Errorf("all choices %v (%d products)", got, len(all))
+	}
+	stock, err := s.VariantStock(ctx, "shirt")
+	must(t, err)
+	if fmt.Sprint(stock) != "[2 2 0]" {
+		t.Errorf("variant stock %v, want [2 2 0] (the disabled one has none to sell)", stock)
 	}
 }
