@@ -37,8 +37,10 @@ type catalogHandlers struct {
 	// variants are the options and variants of products that have them;
 	// nil: every product is sold as its default variant.
 	variants Variants
-	// cardHTML remembers rendered product cards (cardhtml.go).
-	cardHTML *cardHTML
+	// cardHTML remembers rendered product cards (cardhtml.go), fragments
+	// the variant choices and option filters (fragments.go).
+	cardHTML  *cardHTML
+	fragments *fragments
 }
 
 // routes registers the catalogue's pages (robots.txt and the sitemap are
@@ -121,10 +123,32 @@ type gridProps struct {
 	PageAPI string `json:"pageApi"`
 }
 
-// filterForm is the form view model of an applied filter.
-func filterForm(action string, f catalog.Filter, cats []string, facets []shop.Option) pages.FilterForm {
+// filterForm is the form view model of an applied filter; its option
+// filter is remembered per catalogue and choice.
+func (a *catalogHandlers) filterForm(c *fiber.Ctx, action string, f catalog.Filter, cats []string, facets []shop.Option) pages.FilterForm {
 	form := pages.FilterForm{Action: action, Query: f.ProductFilter.Query, Category: f.Category, Sort: f.Sort,
 		MinPrice: f.MinPriceText, MaxPrice: f.MaxPriceText, MinRating: f.MinRating, Categories: cats}
+	if len(facets) == 0 {
+		return form
+	}
+	for _, o := range f.Options {
+		if o.Name != "" {
+			form.OptionsChosen++
+		}
+	}
+	key := fragmentKey{kind: fragmentFacets, version: a.catalog.Version(), options: f.Options}
+	html, err := a.fragments.get(c.UserContext(), key, func() templ.Component { return pages.OptionFilter(facetFields(f, facets)) })
+	if err != nil {
+		a.Log.Error("option filter", "err", err, "request_id", web.RequestID(c))
+		return form
+	}
+	form.Options = templ.Raw(html)
+	return form
+}
+
+// facetFields are the option filter's selects with f's choices.
+func facetFields(f catalog.Filter, facets []shop.Option) []pages.Facet {
+	out := make([]pages.Facet, 0, len(facets))
 	for _, o := range facets {
 		facet := pages.Facet{Name: o.Name}
 		for _, v := range o.Values {
@@ -135,9 +159,9 @@ func filterForm(action string, f catalog.Filter, cats []string, facets []shop.Op
 				facet.Selected = p.Value
 			}
 		}
-		form.Facets = append(form.Facets, facet)
+		out = append(out, facet)
 	}
-	return form
+	return out
 }
 
 // facets are the options listings can be filtered by; none when the
@@ -201,7 +225,7 @@ func (a *catalogHandlers) products(c *fiber.Ctx) error {
 	if l.Error != "" {
 		status = fiber.StatusServiceUnavailable
 	}
-	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats, facets), Listing: l}))
+	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: a.filterForm(c, "/products", f, cats, facets), Listing: l}))
 }
 
 func (a *catalogHandlers) search(c *fiber.Ctx) error {
@@ -227,7 +251,7 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 	}
 	fr := a.IslandFrame(c, "Search: "+f.ProductFilter.Query)
 	l := a.listing(c, "/search", f)
-	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats, facets), Listing: l}
+	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: a.filterForm(c, "/search", f, cats, facets), Listing: l}
 	if s, err := a.catalog.Suggest(c.UserContext(), p.Query); err != nil {
 		a.Log.Error("search suggestion", "err", err, "request_id", web.RequestID(c))
 	} else if s != "" && !strings.EqualFold(s, p.Query) {
@@ -239,7 +263,7 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 			cf := f
 			cf.ProductFilter.Query = s
 			if cl := a.listing(c, "/search", cf); cl.Error == "" && cl.Total > 0 {
-				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats, facets), s
+				p.Listing, p.Filter, p.Corrected = cl, a.filterForm(c, "/search", cf, cats, facets), s
 				p.ExactURL = "/search?q=" + url.QueryEscape(f.ProductFilter.Query) + "&exact=1"
 			}
 		}
@@ -290,14 +314,15 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 		return err
 	}
 	var choices shop.Choices
-	var picker *pages.VariantPicker
+	var sel shop.Variant
+	var buy *pages.VariantBuy
 	if p.HasOptions() && a.variants != nil {
 		// The page shows the variant chosen (?variant=), read as it is now:
 		// its price, its stock, its own photo if it has one.
 		if choices, err = a.variants.Choices(c.UserContext(), p.ID); err != nil {
 			return err
 		}
-		sel := choices.Select(c.Query("variant"))
+		sel = choices.Select(c.Query("variant"))
 		p.Price, p.Original, p.PriceMin, p.PriceMax, p.Stock = sel.Price, sel.Original, sel.Price, sel.Price, sel.Stock
 		if !sel.Enabled {
 			p.Stock = 0
@@ -305,7 +330,7 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 		if sel.Image != "" && sel.Image != p.Image {
 			p.Image, p.Photo = sel.Image, shop.Photo{}
 		}
-		picker = variantPicker(p.ID, choices, sel)
+		buy = &pages.VariantBuy{VariantID: sel.ID, Buyable: sel.Buyable(), Variation: shop.Variation(choices.Options, sel.Values)}
 	} else if a.stock != nil {
 		// The product page shows the stock as it is now, not the in-memory
 		// catalogue's copy, which may be a few seconds old.
@@ -326,20 +351,42 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}
-	var ld any = productJSONLD(*p, fr.Canonical, fr.OGImage)
-	if picker != nil {
-		ld = productGroupJSONLD(*p, choices, fr.Canonical, fr.OGImage)
+	page := pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical, Buy: buy}
+	if buy == nil {
+		fr.Head = templ.JSONScript("product-jsonld", productJSONLD(*p, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
+		return web.Render(c, fiber.StatusOK, pages.Product(fr, page))
 	}
-	fr.Head = templ.JSONScript("product-jsonld", ld).WithType("application/ld+json")
-	return web.Render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category),
-		CanonicalURL: fr.Canonical, Picker: picker}))
+	// The choice of variant and the structured data depend only on the
+	// catalogue, the variant chosen and which variants can be bought.
+	key := fragmentKey{kind: fragmentPicker, version: a.catalog.Version(), product: p.ID, variant: sel.ID}
+	picker := func() templ.Component { return pages.VariantChoice(variantPicker(p.ID, choices, sel)) }
+	ld := func() templ.Component {
+		return templ.JSONScript("product-jsonld", productGroupJSONLD(*p, choices, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
+	}
+	sig, cacheable := stockSignature(choices)
+	if !cacheable {
+		page.Picker, fr.Head = picker(), ld()
+		return web.Render(c, fiber.StatusOK, pages.Product(fr, page))
+	}
+	key.stock = sig
+	html, err := a.fragments.get(c.UserContext(), key, picker)
+	if err != nil {
+		return err
+	}
+	key.kind = fragmentGroupLD
+	head, err := a.fragments.get(c.UserContext(), key, ld)
+	if err != nil {
+		return err
+	}
+	page.Picker, fr.Head = templ.Raw(html), templ.Raw(head)
+	return web.Render(c, fiber.StatusOK, pages.Product(fr, page))
 }
 
 // variantPicker is the product page's choice of variant: each option's
 // values as links to the variant they lead to, the combinations that can't
 // be bought crossed out.
 func variantPicker(productID string, c shop.Choices, sel shop.Variant) *pages.VariantPicker {
-	vp := &pages.VariantPicker{VariantID: sel.ID, Buyable: sel.Buyable(), Variation: shop.Variation(c.Options, sel.Values)}
+	vp := &pages.VariantPicker{}
 	for i, o := range c.Options {
 		g := pages.OptionGroup{Name: o.Name}
 		if i < len(sel.Values) {

@@ -192,7 +192,7 @@ func New(d Deps) *fiber.App {
 	a := &site{Pages: pages, health: d.Health, catalog: d.Catalog, images: d.Images, storage: d.Storage,
 		proxies: parseProxies(d.Config.TrustedProxies)}
 	cat := &catalogHandlers{Pages: pages, catalog: d.Catalog, wishlists: d.Wishlists, stock: d.Stock, variants: d.Variants,
-		cardHTML: newCardHTML(maxCardsKept)}
+		cardHTML: newCardHTML(maxCardsKept), fragments: newFragments(maxFragmentsKept)}
 	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, clientIP: a.clientIP}
 	account := &accountHandlers{Pages: pages, auth: d.Auth, sessions: d.Sessions, users: d.Users, orders: d.Orders,
 		carts: d.Carts, owners: owners, google: d.Google, clientIP: a.clientIP}

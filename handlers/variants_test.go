@@ -206,6 +206,21 @@ func TestCart_VariantsFromProductPageToOrder(t *testing.T) {
 			t.Errorf("stock of %s after the order: %d, want %d", variant, n, want)
 		}
 	}
+
+	// The page says so at once, and once the last M / Black is sold, M is
+	// crossed out beside Black (what the page remembers of a choice is
+	// keyed by what can be bought).
+	_, doc = c.get(jacket + "?variant=nb-014-m-black")
+	if got := text(doc, `[data-testid="product-detail"] [data-testid="stock"]`); got != "Only 1 left" {
+		t.Errorf("stock line after the order %q", got)
+	}
+	c.addToCart(jacket, "nb-014", "1", "variant", "nb-014-m-black")
+	checkoutToReview(t, c, testCard)
+	placeOrder(t, c)
+	_, doc = c.get(jacket + "?variant=nb-014-l-black")
+	if values := optionValues(doc); values["Size=M"] != "crossed out" || values["Size=L"] != "available" {
+		t.Errorf("after the last M / Black was sold: %v", values)
+	}
 }
 
 // A listing's card of a product whose variants cost different amounts says
