@@ -63,9 +63,9 @@ function money(cents) {
   return `$${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
 }
 
-/** "$1,299.00" → 129900 */
+/** "$1,299.00" → 129900; a card's "from $189.00" (variants at several prices) is where it starts. */
 function cents(shown) {
-  const m = /^\$([\d,]+)\.(\d\d)$/.exec(shown.trim());
+  const m = /^(?:from )?\$([\d,]+)\.(\d\d)$/.exec(shown.trim());
   assert.ok(m, `a price like $12.34, got ${JSON.stringify(shown)}`);
   return Number(m[1].replaceAll(',', '')) * 100 + Number(m[2]);
 }
