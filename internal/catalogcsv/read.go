@@ -131,8 +131,11 @@ type group struct {
 	refused bool // the first row was refused, so the product is skipped
 	product Product
 	combos  map[string]bool
-	images  []Image // Position is the file's, renumbered at the end
-	lastPos int
+	// badOptions is set when the first row's option names are wrong, so
+	// its option values are not judged against them as well.
+	badOptions bool
+	images     []Image // Position is the file's, renumbered at the end
+	lastPos    int
 }
 
 // fields is one row's values by column name.
@@ -263,7 +266,9 @@ func (rd *reader) first(line int, handle string, f fields, msgs []string) {
 		msgs = append(msgs, fmt.Sprintf("Status is %s; use active, draft or archived", quote(v)))
 	}
 
-	msgs = append(msgs, g.readOptions(f)...)
+	omsgs := g.readOptions(f)
+	g.badOptions = len(omsgs) > 0
+	msgs = append(msgs, omsgs...)
 	v, vmsgs := g.readVariant(f)
 	msgs = append(msgs, vmsgs...)
 	img, hasImage, imsgs := g.readImage(f)
@@ -351,6 +356,9 @@ func (g *group) readVariant(f fields) (Variant, []string) {
 		v.Values = make([]string, n)
 	}
 	for i := range maxOptions {
+		if g.badOptions {
+			break
+		}
 		val := f.get(optValueCols[i])
 		switch {
 		case i < n && val == "":
