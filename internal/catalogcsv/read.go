@@ -51,14 +51,15 @@ func Read(r io.Reader) ([]Product, []Problem, error) {
 			// Handle.
 			handle := ""
 			if i := cols[colHandle]; i < len(rec) {
-				handle = canon(rec[i])
+				handle = printable(strings.TrimSpace(canon(rec[i])))
 			}
 			rd.refuse(pe.StartLine, handle, []string{csvMessage(pe)})
 			continue
 		}
 		if err != nil {
-			line, _ := cr.FieldPos(0)
-			return nil, nil, fmt.Errorf("read line %d: %w", line, err)
+			// Not a CSV error: the reader failed, and there is no record
+			// to place.
+			return nil, nil, fmt.Errorf("read rows: %w", err)
 		}
 		line, _ := cr.FieldPos(0)
 		rd.row(line, rec)
@@ -192,7 +193,9 @@ func (rd *reader) refuse(line int, handle string, msgs []string) {
 // row reads one data row.
 func (rd *reader) row(line int, rec []string) {
 	f := fields{rec: rec, cols: rd.cols}
-	handle := f.get(colHandle)
+	// A Handle that is not UTF-8 is refused below; until then it is only
+	// shown, so it is made printable.
+	handle := printable(f.get(colHandle))
 	if len(rec) != rd.width {
 		rd.refuse(line, handle, []string{fmt.Sprintf(
 			"This row has %d columns but the header has %d; a value with a comma in it may be missing its quotes",
@@ -534,6 +537,10 @@ func describeCombo(opts []Option, values []string) string {
 	}
 	return strings.Join(parts, " / ")
 }
+
+// printable is s with bytes that are not UTF-8 replaced, for a Handle in
+// a Problem about such bytes.
+func printable(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // quote shows a value in a message, shortened so a pasted paragraph does
 // not drown the sentence.

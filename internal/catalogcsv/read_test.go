@@ -3,6 +3,8 @@ package catalogcsv_test
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -215,6 +217,19 @@ func TestReadHeaderErrors(t *testing.T) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+// TestReadIOError: a reader failing part way is an error, not a Problem.
+func TestReadIOError(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("Handle,Title,Variant Price\np,P,5\n"), failingReader{})
+	_, _, err := catalogcsv.Read(r)
+	if err == nil || !strings.Contains(err.Error(), "connection reset") {
+		t.Fatalf("err = %v, want the reader's error", err)
 	}
 }
 
