@@ -322,9 +322,6 @@ func (g *group) readOptions(f fields) []string {
 // variantCols are the columns that make a row a variant row.
 var variantCols = []string{colOpt1Value, colOpt2Value, colOpt3Value, colSKU, colPrice, colCompareAt, colInventory, colVarImage}
 
-// imageCols are the columns that make a row an image row.
-var imageCols = []string{colImageSrc, colImagePos, colImageAlt}
-
 // continuation reads a later row of a product: a variant, an image, or
 // both.
 func (rd *reader) continuation(line int, g *group, f fields, msgs []string) {
