@@ -327,6 +327,7 @@ type Stores interface {
 	shop.InboxStore
 	shop.ProductAdminStore
 	shop.DashboardStore
+	shop.GalleryStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has
