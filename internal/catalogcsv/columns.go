@@ -24,6 +24,9 @@ const (
 	colImageAlt  = "Image Alt Text"
 	colVarImage  = "Variant Image"
 	colStatus    = "Status"
+	// colExported is not Shopify's: the shop's export writes it after
+	// Status, and tools that do not know it ignore it (see Variant.Exported).
+	colExported = "Exported Inventory Qty"
 )
 
 // header is the column order Write uses.
@@ -31,7 +34,7 @@ var header = []string{
 	colHandle, colTitle, colBody, colVendor, colType, colTags, colPublished,
 	colOpt1Name, colOpt1Value, colOpt2Name, colOpt2Value, colOpt3Name, colOpt3Value,
 	colSKU, colPrice, colCompareAt, colInventory,
-	colImageSrc, colImagePos, colImageAlt, colVarImage, colStatus,
+	colImageSrc, colImagePos, colImageAlt, colVarImage, colStatus, colExported,
 }
 
 // required are the columns without which no product can be read.

@@ -13,8 +13,8 @@
 // Handle is a continuation row that carries the Handle and
 //
 //   - variant columns (option values, Variant SKU, Variant Price, Variant
-//     Compare At Price, Variant Inventory Qty, Variant Image): one more
-//     variant, and/or
+//     Compare At Price, Variant Inventory Qty, Variant Image, Exported
+//     Inventory Qty): one more variant, and/or
 //   - image columns (Image Src, Image Position, Image Alt Text): one more
 //     image of the product.
 //
@@ -46,6 +46,12 @@
 //     Compare At Price means none.
 //   - Variant Inventory Qty is a whole number (negative allowed, as Shopify
 //     allows overselling); empty reads as 0.
+//   - Exported Inventory Qty is not Shopify's: Write puts it last, after
+//     Status, and Shopify and other tools ignore it. It is the Variant
+//     Inventory Qty the variant had when the file was exported, so whoever
+//     imports the file can tell a quantity edited in the file from stock
+//     sold since (Variant.Exported). A whole number like Variant Inventory
+//     Qty; empty, or no such column, reads as nil (not known).
 //   - Tags are split on commas, trimmed, and empty or repeated tags dropped.
 //   - Published is TRUE or FALSE in any case; empty reads as false, so a
 //     file never makes a product visible by accident. Status is active,
@@ -62,6 +68,10 @@
 //     stored as "\n", because that is what a CSV reader gives back.
 //
 // # Problems
+//
+// Products and variants read from a file carry the line of the row they
+// came from (Product.Line, Variant.Line), for messages about them that
+// only the caller can write, such as a stock change it refused.
 //
 // Read never stops at a bad row. It reports each one as a Problem with the
 // row's line number in the file (the header is line 1, and a quoted value

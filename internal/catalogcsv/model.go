@@ -26,6 +26,9 @@ type Product struct {
 	Variants []Variant
 	// Images are in display order; Position is 1, 2, 3...
 	Images []Image
+	// Line is the line of the product's first row in the file Read read
+	// (0 for a product made otherwise), so a caller can point at it.
+	Line int
 }
 
 // Option is one of a product's options, such as Size.
@@ -46,6 +49,15 @@ type Variant struct {
 	Inventory int
 	// Image is the Src of the variant's image, or "".
 	Image string
+	// Exported is the Exported Inventory Qty column: the Inventory this
+	// variant had when the file was exported, which the shop's own export
+	// writes so that an import can tell what was changed in the file from
+	// what was sold meanwhile. nil when the file does not say (a file from
+	// another tool, or an empty value).
+	Exported *int
+	// Line is the line of the row that carried the variant in the file
+	// Read read (0 for a variant made otherwise).
+	Line int
 }
 
 // Image is one product image.

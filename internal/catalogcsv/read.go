@@ -246,6 +246,7 @@ func (rd *reader) first(line int, handle string, f fields, msgs []string) {
 	}
 	g := &group{first: line, combos: map[string]bool{}}
 	p := &g.product
+	p.Line = line
 	p.Handle = handle
 	p.Title = title
 	p.BodyHTML = SanitizeBody(f.raw(colBody))
@@ -273,6 +274,7 @@ func (rd *reader) first(line int, handle string, f fields, msgs []string) {
 	g.badOptions = len(omsgs) > 0
 	msgs = append(msgs, omsgs...)
 	v, vmsgs := g.readVariant(f)
+	v.Line = line
 	msgs = append(msgs, vmsgs...)
 	img, hasImage, imsgs := g.readImage(f)
 	msgs = append(msgs, imsgs...)
@@ -320,7 +322,7 @@ func (g *group) readOptions(f fields) []string {
 }
 
 // variantCols are the columns that make a row a variant row.
-var variantCols = []string{colOpt1Value, colOpt2Value, colOpt3Value, colSKU, colPrice, colCompareAt, colInventory, colVarImage}
+var variantCols = []string{colOpt1Value, colOpt2Value, colOpt3Value, colSKU, colPrice, colCompareAt, colInventory, colVarImage, colExported}
 
 // continuation reads a later row of a product: a variant, an image, or
 // both.
@@ -330,6 +332,7 @@ func (rd *reader) continuation(line int, g *group, f fields, msgs []string) {
 	if isVariant {
 		var vmsgs []string
 		v, vmsgs = g.readVariant(f)
+		v.Line = line
 		msgs = append(msgs, vmsgs...)
 	}
 	img, hasImage, imsgs := g.readImage(f)
@@ -393,10 +396,17 @@ func (g *group) readVariant(f fields) (Variant, []string) {
 		}
 	}
 	if s := f.get(colInventory); s != "" {
-		if n, msg := parseInventory(s); msg != "" {
+		if n, msg := parseInventory(colInventory, s); msg != "" {
 			msgs = append(msgs, msg)
 		} else {
 			v.Inventory = n
+		}
+	}
+	if s := f.get(colExported); s != "" {
+		if n, msg := parseInventory(colExported, s); msg != "" {
+			msgs = append(msgs, msg)
+		} else {
+			v.Exported = &n
 		}
 	}
 	if s := f.get(colVarImage); s != "" {

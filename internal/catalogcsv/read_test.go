@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,6 +26,7 @@ var fileProducts = []catalogcsv.Product{
 		// variants. The body had a <script> and an onclick to remove.
 		Handle: "linen-shirt",
 		Title:  "Linen Shirt",
+		Line:   2,
 		BodyHTML: "<p>Loose-fit shirt in <strong>washed linen</strong>.</p>\n" +
 			`<ul><li>100% linen</li><li>See the <a href="https://nocturne.test/care" rel="nofollow noopener">care guide</a></li></ul>`,
 		Vendor:    "Nocturne",
@@ -37,12 +39,12 @@ var fileProducts = []catalogcsv.Product{
 			{Name: "Colour", Values: []string{"Black", "Ivory"}},
 		},
 		Variants: []catalogcsv.Variant{
-			{SKU: "LS-S-BLK", Values: []string{"S", "Black"}, Price: 4500, Inventory: 5, Image: img + "linen-shirt-black.jpg"},
-			{SKU: "LS-S-IVO", Values: []string{"S", "Ivory"}, Price: 4500, Inventory: 3, Image: img + "linen-shirt-ivory.jpg"},
-			{SKU: "LS-M-BLK", Values: []string{"M", "Black"}, Price: 4500, Inventory: 8, Image: img + "linen-shirt-black.jpg"},
-			{SKU: "LS-M-IVO", Values: []string{"M", "Ivory"}, Price: 4500, Inventory: 0, Image: img + "linen-shirt-ivory.jpg"},
-			{SKU: "LS-L-BLK", Values: []string{"L", "Black"}, Price: 4850, CompareAt: 5500, Inventory: 2, Image: img + "linen-shirt-black.jpg"},
-			{SKU: "LS-L-IVO", Values: []string{"L", "Ivory"}, Price: 4850, CompareAt: 5500, Inventory: 1, Image: img + "linen-shirt-ivory.jpg"},
+			{SKU: "LS-S-BLK", Values: []string{"S", "Black"}, Price: 4500, Inventory: 5, Image: img + "linen-shirt-black.jpg", Line: 2},
+			{SKU: "LS-S-IVO", Values: []string{"S", "Ivory"}, Price: 4500, Inventory: 3, Image: img + "linen-shirt-ivory.jpg", Line: 4},
+			{SKU: "LS-M-BLK", Values: []string{"M", "Black"}, Price: 4500, Inventory: 8, Image: img + "linen-shirt-black.jpg", Line: 5},
+			{SKU: "LS-M-IVO", Values: []string{"M", "Ivory"}, Price: 4500, Inventory: 0, Image: img + "linen-shirt-ivory.jpg", Line: 6},
+			{SKU: "LS-L-BLK", Values: []string{"L", "Black"}, Price: 4850, CompareAt: 5500, Inventory: 2, Image: img + "linen-shirt-black.jpg", Line: 7},
+			{SKU: "LS-L-IVO", Values: []string{"L", "Ivory"}, Price: 4850, CompareAt: 5500, Inventory: 1, Image: img + "linen-shirt-ivory.jpg", Line: 8},
 		},
 		Images: []catalogcsv.Image{
 			{Src: img + "linen-shirt-black.jpg", Position: 1, Alt: "Linen shirt in black"},
@@ -60,7 +62,8 @@ var fileProducts = []catalogcsv.Product{
 		Tags:      []string{"kitchen", "gifts"},
 		Published: false,
 		Status:    "draft",
-		Variants:  []catalogcsv.Variant{{SKU: "MUG-01", Price: 1800, Inventory: 40}},
+		Variants:  []catalogcsv.Variant{{SKU: "MUG-01", Price: 1800, Inventory: 40, Line: 11}},
+		Line:      11,
 		Images: []catalogcsv.Image{
 			{Src: img + "mug-front.jpg", Position: 1, Alt: "Mug, front"},
 			{Src: img + "mug-side.jpg", Position: 2, Alt: "Mug, side"},
@@ -71,6 +74,7 @@ var fileProducts = []catalogcsv.Product{
 		// (none), negative stock, no Status (active), "true" in lower case,
 		// untidy tags.
 		Handle:    "wool-scarf",
+		Line:      13,
 		Title:     "Wool Scarf",
 		BodyHTML:  "<p>Merino, <em>very</em> warm.</p>",
 		Vendor:    "Nocturne",
@@ -80,9 +84,9 @@ var fileProducts = []catalogcsv.Product{
 		Status:    "active",
 		Options:   []catalogcsv.Option{{Name: "Colour", Values: []string{"Charcoal", "Moss", "Rust"}}},
 		Variants: []catalogcsv.Variant{
-			{SKU: "WS-CHA", Values: []string{"Charcoal"}, Price: 104999, CompareAt: 120000, Inventory: 12, Image: img + "scarf-charcoal.jpg"},
-			{SKU: "WS-MOS", Values: []string{"Moss"}, Price: 104999, Inventory: 0},
-			{Values: []string{"Rust"}, Price: 104999, Inventory: -2},
+			{SKU: "WS-CHA", Values: []string{"Charcoal"}, Price: 104999, CompareAt: 120000, Inventory: 12, Image: img + "scarf-charcoal.jpg", Line: 13},
+			{SKU: "WS-MOS", Values: []string{"Moss"}, Price: 104999, Inventory: 0, Line: 14},
+			{Values: []string{"Rust"}, Price: 104999, Inventory: -2, Line: 15},
 		},
 		Images: []catalogcsv.Image{
 			{Src: img + "scarf-charcoal.jpg", Position: 1},
@@ -92,6 +96,7 @@ var fileProducts = []catalogcsv.Product{
 	{
 		// Three options, no body, no images, Status "Active".
 		Handle:    "canvas-tote",
+		Line:      16,
 		Title:     "Canvas Tote",
 		Vendor:    "Nocturne",
 		Type:      "Bags",
@@ -103,8 +108,8 @@ var fileProducts = []catalogcsv.Product{
 			{Name: "Strap", Values: []string{"Short", "Long"}},
 		},
 		Variants: []catalogcsv.Variant{
-			{SKU: "CT-S", Values: []string{"One Size", "Natural", "Short"}, Price: 2400, Inventory: 7},
-			{SKU: "CT-L", Values: []string{"One Size", "Natural", "Long"}, Price: 2600, Inventory: 4},
+			{SKU: "CT-S", Values: []string{"One Size", "Natural", "Short"}, Price: 2400, Inventory: 7, Line: 16},
+			{SKU: "CT-L", Values: []string{"One Size", "Natural", "Long"}, Price: 2600, Inventory: 4, Line: 17},
 		},
 	},
 }
@@ -324,19 +329,19 @@ func TestReadProblems(t *testing.T) {
 
 	wantProducts := []catalogcsv.Product{
 		{
-			Handle: "good", Title: "Good", BodyHTML: "<p>one</p>\n<p>two</p>\n<p>three</p>", Status: "active",
+			Handle: "good", Title: "Good", BodyHTML: "<p>one</p>\n<p>two</p>\n<p>three</p>", Status: "active", Line: 2,
 			Options: []catalogcsv.Option{{Name: "Size", Values: []string{"S", "M"}}, {Name: "Colour", Values: []string{"Red"}}},
 			Variants: []catalogcsv.Variant{
-				{Values: []string{"S", "Red"}, Price: 1000},
-				{Values: []string{"M", "Red"}, Price: 1100},
+				{Values: []string{"S", "Red"}, Price: 1000, Line: 2},
+				{Values: []string{"M", "Red"}, Price: 1100, Line: 10},
 			},
 		},
 		{
-			Handle: "later", Title: "Later", Status: "active",
+			Handle: "later", Title: "Later", Status: "active", Line: 18,
 			Options: []catalogcsv.Option{{Name: "Size", Values: []string{"S", "M"}}},
 			Variants: []catalogcsv.Variant{
-				{Values: []string{"S"}, Price: 129900, Inventory: -1},
-				{Values: []string{"M"}, Price: 130000},
+				{Values: []string{"S"}, Price: 129900, Inventory: -1, Line: 18},
+				{Values: []string{"M"}, Price: 130000, Line: 22},
 			},
 		},
 	}
@@ -427,5 +432,51 @@ func TestReadImageOrder(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got[0].Images, want) {
 		t.Errorf("images %+v, want %+v", got[0].Images, want)
+	}
+}
+
+// TestReadExported reads the shop's own Exported Inventory Qty column: a
+// whole number per variant, nil where it is empty or the file lacks it,
+// and each variant keeps the line of its row.
+func TestReadExported(t *testing.T) {
+	const head = "Handle,Title,Option1 Name,Option1 Value,Variant Price,Variant Inventory Qty,Exported Inventory Qty\n"
+	got, problems, err := catalogcsv.Read(strings.NewReader(head +
+		"p,P,Size,S,5,4,3\n" + // line 2
+		"p,,,M,5,2,\n" + // 3: not known
+		"p,,,L,5,1,1.5\n" + // 4: not a whole number
+		"p,,,XL,5,0,-2\n" + // 5: oversold when exported
+		"q,Q,,,5,7,7\n")) // 6
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProblems := []catalogcsv.Problem{{Line: 4, Handle: "p", Msg: `Exported Inventory Qty "1.5" is not a whole number like 5`}}
+	if !reflect.DeepEqual(problems, wantProblems) {
+		t.Errorf("problems %v, want %v", problems, wantProblems)
+	}
+	type variant struct {
+		line     int
+		exported string
+	}
+	var vs []variant
+	for _, p := range got {
+		for _, v := range p.Variants {
+			e := "nil"
+			if v.Exported != nil {
+				e = strconv.Itoa(*v.Exported)
+			}
+			vs = append(vs, variant{v.Line, e})
+		}
+	}
+	if want := []variant{{2, "3"}, {3, "nil"}, {5, "-2"}, {6, "7"}}; !reflect.DeepEqual(vs, want) {
+		t.Errorf("variants (line, exported) %v, want %v", vs, want)
+	}
+	if len(got) != 2 || got[0].Line != 2 || got[1].Line != 6 {
+		t.Errorf("product lines: %+v", got)
+	}
+
+	// A file without the column says nothing about any variant.
+	got, _, err = catalogcsv.Read(strings.NewReader("Handle,Title,Variant Price,Variant Inventory Qty\np,P,5,4\n"))
+	if err != nil || len(got) != 1 || got[0].Variants[0].Exported != nil {
+		t.Errorf("no column: %+v, %v", got, err)
 	}
 }

@@ -51,10 +51,10 @@ func isZero(s string) bool { return zero.MatchString(s) }
 // maxInventory bounds Variant Inventory Qty so any store column can hold it.
 const maxInventory = 1_000_000_000
 
-func parseInventory(s string) (int, string) {
+func parseInventory(col, s string) (int, string) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n > maxInventory || n < -maxInventory {
-		return 0, fmt.Sprintf("%s %s is not a whole number like 5", colInventory, quote(s))
+		return 0, fmt.Sprintf("%s %s is not a whole number like 5", col, quote(s))
 	}
 	return n, ""
 }

@@ -149,6 +149,13 @@ func productRows(p Product) ([][]string, error) {
 		if v.Inventory > maxInventory || v.Inventory < -maxInventory {
 			return nil, fmt.Errorf("variant %d has inventory %d, beyond ±%d", i+1, v.Inventory, maxInventory)
 		}
+		exported := ""
+		if v.Exported != nil {
+			if *v.Exported > maxInventory || *v.Exported < -maxInventory {
+				return nil, fmt.Errorf("variant %d has exported inventory %d, beyond ±%d", i+1, *v.Exported, maxInventory)
+			}
+			exported = strconv.Itoa(*v.Exported)
+		}
 		image := text("Variant image", v.Image)
 		if image != "" {
 			if msg := checkURL(colVarImage, image); msg != "" {
@@ -170,6 +177,7 @@ func productRows(p Product) ([][]string, error) {
 		row[col(colCompareAt)] = compare
 		row[col(colInventory)] = strconv.Itoa(v.Inventory)
 		row[col(colVarImage)] = image
+		row[col(colExported)] = exported
 		variants[i] = row
 	}
 
