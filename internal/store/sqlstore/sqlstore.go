@@ -328,6 +328,7 @@ type Stores interface {
 	shop.ProductAdminStore
 	shop.DashboardStore
 	shop.GalleryStore
+	shop.CatalogFileStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has
