@@ -47,6 +47,9 @@ type Service struct {
 	mu      sync.Mutex
 	version int
 	terms   map[string]int
+
+	// fetching counts the photo fetches FetchPhotosLater runs.
+	fetching sync.WaitGroup
 }
 
 // DefaultImportStock is DefaultStock unless configured.
