@@ -226,6 +226,9 @@ func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slo
 		watch = 250 * time.Millisecond
 	}
 	goJob(ctx, jobs, func(ctx context.Context) { cat.Watch(ctx, watch) })
+	// Photos of a back-office import are fetched after its page answered:
+	// at shutdown they stop before the database closes.
+	goJob(ctx, jobs, func(ctx context.Context) { <-ctx.Done(); cat.StopPhotos() })
 	return cat, nil
 }
 

@@ -48,8 +48,12 @@ type Service struct {
 	version int
 	terms   map[string]int
 
-	// fetching counts the photo fetches FetchPhotosLater runs.
+	// fetching counts the photo fetches FetchPhotosLater runs; bgStop
+	// cancels them (csvfile.go).
 	fetching sync.WaitGroup
+	bgOnce   sync.Once
+	bgCtx    context.Context
+	bgStop   context.CancelFunc
 }
 
 // DefaultImportStock is DefaultStock unless configured.

@@ -467,16 +467,17 @@ func (s *Service) FetchPhotos(ctx context.Context, urls []string) (images.Report
 
 // FetchPhotosLater runs FetchPhotos in the background, for an import made
 // in the back office, whose page should not wait for a catalogue's worth of
-// downloads. It gives up after limit; photos it did not store are fetched
-// by the next import of a file naming them. WaitPhotos waits for it.
+// downloads. It gives up after limit, or when StopPhotos is called; photos
+// it did not store are fetched by the next import of a file naming them.
 func (s *Service) FetchPhotosLater(urls []string, limit time.Duration) {
 	if s.Images == nil || len(urls) == 0 {
 		return
 	}
+	base := s.background()
 	s.fetching.Add(1)
 	go func() {
 		defer s.fetching.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		ctx, cancel := context.WithTimeout(base, limit)
 		defer cancel()
 		rep, err := s.FetchPhotos(ctx, urls)
 		if err != nil && !errors.Is(err, context.Canceled) {
@@ -487,8 +488,24 @@ func (s *Service) FetchPhotosLater(urls []string, limit time.Duration) {
 	}()
 }
 
+// background is the context of the fetches FetchPhotosLater starts, which
+// StopPhotos cancels.
+func (s *Service) background() context.Context {
+	s.bgOnce.Do(func() { s.bgCtx, s.bgStop = context.WithCancel(context.Background()) })
+	return s.bgCtx
+}
+
 // WaitPhotos waits until the photos FetchPhotosLater is fetching are done.
 func (s *Service) WaitPhotos() { s.fetching.Wait() }
+
+// StopPhotos stops the fetches FetchPhotosLater started (and any it is
+// asked for later) and waits for them to end, so that the store can be
+// closed under none of them.
+func (s *Service) StopPhotos() {
+	s.background()
+	s.bgStop()
+	s.fetching.Wait()
+}
 
 // Gallery returns a product's photos in order, read from the store rather
 // than from memory: photos are stored after an import, by whichever

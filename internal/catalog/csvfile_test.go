@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -492,6 +494,34 @@ func TestFetchPhotosLater(t *testing.T) {
 	if p, _ := db.AdminProduct(ctx, "ceramic-mug"); !p.Photo.Ready() {
 		t.Errorf("mug's photo not stored: %+v", p.Photo)
 	}
+}
+
+// StopPhotos (shutdown) stops a background fetch under way, a photo host
+// that never answers included, and waits for it: the store can close.
+func TestStopPhotos(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	asked := make(chan struct{}, 1)
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+		<-r.Context().Done() // never answers
+	}))
+	defer hung.Close()
+	svc := withImages(catalog.NewService(db, quiet), db)
+	rep := importCSV(t, svc, shopifyFile(t, hung.URL))
+	svc.FetchPhotosLater(rep.PhotoURLs, time.Hour)
+	<-asked
+	svc.StopPhotos()
+	if p, _ := db.AdminProduct(ctx, "ceramic-mug"); p.Photo.Ready() {
+		t.Errorf("a photo was stored: %+v", p.Photo)
+	}
+	// Once stopped, a later import's fetch ends at once.
+	svc.FetchPhotosLater(rep.PhotoURLs, time.Hour)
+	svc.WaitPhotos()
 }
 
 // The text of a sanitised description: tags out, entities decoded, a line
