@@ -168,7 +168,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Google:      newGoogle(cfg),
 		Catalog:     cat,
 		Carts:       db,
-		Cart:        &cart.Service{Carts: db, Catalog: cat, Stock: db},
+		Cart:        &cart.Service{Carts: db, Catalog: cat, Variants: db, Stock: db},
 		Wishlists:   db,
 		Orders:      db,
 		Images:      db,
@@ -176,6 +176,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Payments:    checkoutSvc,
 		Webhooks:    webhooks(stripe),
 		Stock:       db,
+		Variants:    cat,
 		Unavailable: db.Unavailable,
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,

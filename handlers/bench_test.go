@@ -1,8 +1,12 @@
 package handlers_test
 
 import (
+	"context"
 	"strconv"
 	"testing"
+
+	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/shop"
 
 	"github.com/valyala/fasthttp"
 )
@@ -21,7 +25,7 @@ func BenchmarkPages(b *testing.B) {
 	}
 	handler := app.app.Handler()
 	for _, who := range []struct{ name, cookie string }{{"visitor", ""}, {"signed-in", cookie}} {
-		for _, path := range []string{"/", "/faq", "/shipping", "/returns", "/contact", "/missing", "/products", "/products?category=home&sort=desc", "/product/nb-001", "/search?q=lamp", "/login", "/cart"} {
+		for _, path := range []string{"/", "/faq", "/shipping", "/returns", "/contact", "/missing", "/products", "/products?category=home&sort=desc", "/product/nb-001", "/product/nb-014?variant=nb-014-m-black", "/search?q=lamp", "/login", "/cart"} {
 			b.Run(who.name+path, func(b *testing.B) {
 				var ctx fasthttp.RequestCtx
 				b.ReportAllocs()
@@ -51,7 +55,37 @@ func BenchmarkPages(b *testing.B) {
 // request is a new URL, so the page cache never answers and each page is
 // rendered and compressed.
 func BenchmarkUncachedListing(b *testing.B) {
+	uncachedListing(b, newTestApp(b))
+}
+
+// BenchmarkUncachedListingHalfVariants is the same walk once every other
+// product is sold in three sizes.
+func BenchmarkUncachedListingHalfVariants(b *testing.B) {
 	app := newTestApp(b)
+	ctx := context.Background()
+	products, err := app.db.AllProducts(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i, p := range products {
+		if i%2 == 1 || p.HasOptions() {
+			continue
+		}
+		c := shop.Choices{Options: []shop.Option{{Name: "Size", Values: []shop.OptionValue{{Value: "S"}, {Value: "M"}, {Value: "L"}}}}}
+		for _, size := range []string{"S", "M", "L"} {
+			c.Variants = append(c.Variants, shop.Variant{ID: catalog.VariantID(p.ID, []string{size}), Values: []string{size}, Stock: 10, Enabled: true})
+		}
+		if err := app.db.SetChoices(ctx, p.ID, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := app.catalog.Reload(ctx); err != nil {
+		b.Fatal(err)
+	}
+	uncachedListing(b, app)
+}
+
+func uncachedListing(b *testing.B, app *testApp) {
 	handler := app.app.Handler()
 	var ctx fasthttp.RequestCtx
 	b.ReportAllocs()

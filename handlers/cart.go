@@ -121,7 +121,7 @@ func (a *cartHandlers) cartResult(c *fiber.Ctx, owner string, err error, okMsg s
 
 func (a *cartHandlers) cartAdd(c *fiber.Ctx) error {
 	owner, err := a.cart.Add(c.UserContext(), a.owners.cartOwner(c), func() (string, error) { return a.owners.ensureCartOwner(c) },
-		web.FormValue(c, "product_id"), web.FormValue(c, "quantity"))
+		web.FormValue(c, "product_id"), web.FormValue(c, "variant"), web.FormValue(c, "quantity"))
 	return a.cartResult(c, owner, err, cart.MsgAdded)
 }
 

@@ -34,6 +34,9 @@ type catalogHandlers struct {
 	wishlists shop.WishlistStore
 	// stock answers live stock for product pages; nil: the catalogue's.
 	stock shop.StockStore
+	// variants are the options and variants of products that have them;
+	// nil: every product is sold as its default variant.
+	variants Variants
 	// cardHTML remembers rendered product cards (cardhtml.go).
 	cardHTML *cardHTML
 }
@@ -119,9 +122,32 @@ type gridProps struct {
 }
 
 // filterForm is the form view model of an applied filter.
-func filterForm(action string, f catalog.Filter, cats []string) pages.FilterForm {
-	return pages.FilterForm{Action: action, Query: f.ProductFilter.Query, Category: f.Category, Sort: f.Sort,
+func filterForm(action string, f catalog.Filter, cats []string, facets []shop.Option) pages.FilterForm {
+	form := pages.FilterForm{Action: action, Query: f.ProductFilter.Query, Category: f.Category, Sort: f.Sort,
 		MinPrice: f.MinPriceText, MaxPrice: f.MaxPriceText, MinRating: f.MinRating, Categories: cats}
+	for _, o := range facets {
+		facet := pages.Facet{Name: o.Name}
+		for _, v := range o.Values {
+			facet.Values = append(facet.Values, v.Value)
+		}
+		for _, p := range f.Options {
+			if p.Name == o.Name {
+				facet.Selected = p.Value
+			}
+		}
+		form.Facets = append(form.Facets, facet)
+	}
+	return form
+}
+
+// facets are the options listings can be filtered by; none when the
+// catalogue can't say (the listing then shows its own error).
+func (a *catalogHandlers) facets(c *fiber.Ctx) []shop.Option {
+	facets, err := a.catalog.Facets(c.UserContext())
+	if err != nil {
+		return nil
+	}
+	return facets
 }
 
 // canonical redirects a listing URL to its one canonical form, so the query
@@ -147,7 +173,8 @@ func canonicalQuery(c *fiber.Ctx, path, want string) string {
 
 func (a *catalogHandlers) products(c *fiber.Ctx) error {
 	cats := a.categories(c)
-	f := catalog.ParseFilter(query(c), cats)
+	facets := a.facets(c)
+	f := catalog.ParseFilter(query(c), cats, facets...)
 	f.ProductFilter.Query = "" // /products does not search; /search does
 	if to := canonical(c, "/products", f); to != "" {
 		return c.Redirect(to, fiber.StatusFound)
@@ -174,12 +201,13 @@ func (a *catalogHandlers) products(c *fiber.Ctx) error {
 	if l.Error != "" {
 		status = fiber.StatusServiceUnavailable
 	}
-	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats), Listing: l}))
+	return web.Render(c, status, pages.Products(fr, pages.ProductsPage{Heading: heading, Filter: filterForm("/products", f, cats, facets), Listing: l}))
 }
 
 func (a *catalogHandlers) search(c *fiber.Ctx) error {
 	cats := a.categories(c)
-	f := catalog.ParseFilter(query(c), cats)
+	facets := a.facets(c)
+	f := catalog.ParseFilter(query(c), cats, facets...)
 	if f.ProductFilter.Query == "" {
 		back := web.RefererPath(c)
 		if back == "" || strings.HasPrefix(back, "/search") {
@@ -199,7 +227,7 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 	}
 	fr := a.IslandFrame(c, "Search: "+f.ProductFilter.Query)
 	l := a.listing(c, "/search", f)
-	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats), Listing: l}
+	p := pages.SearchPage{Query: f.ProductFilter.Query, Filter: filterForm("/search", f, cats, facets), Listing: l}
 	if s, err := a.catalog.Suggest(c.UserContext(), p.Query); err != nil {
 		a.Log.Error("search suggestion", "err", err, "request_id", web.RequestID(c))
 	} else if s != "" && !strings.EqualFold(s, p.Query) {
@@ -211,7 +239,7 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 			cf := f
 			cf.ProductFilter.Query = s
 			if cl := a.listing(c, "/search", cf); cl.Error == "" && cl.Total > 0 {
-				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats), s
+				p.Listing, p.Filter, p.Corrected = cl, filterForm("/search", cf, cats, facets), s
 				p.ExactURL = "/search?q=" + url.QueryEscape(f.ProductFilter.Query) + "&exact=1"
 			}
 		}
@@ -224,7 +252,8 @@ func (a *catalogHandlers) search(c *fiber.Ctx) error {
 // and where to go next.
 func (a *catalogHandlers) productsAPI(c *fiber.Ctx) error {
 	cats := a.categories(c)
-	f := catalog.ParseFilter(query(c), cats)
+	facets := a.facets(c)
+	f := catalog.ParseFilter(query(c), cats, facets...)
 	path := "/products"
 	if f.ProductFilter.Query != "" {
 		path = "/search"
@@ -260,7 +289,24 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	if a.stock != nil {
+	var choices shop.Choices
+	var picker *pages.VariantPicker
+	if p.HasOptions() && a.variants != nil {
+		// The page shows the variant chosen (?variant=), read as it is now:
+		// its price, its stock, its own photo if it has one.
+		if choices, err = a.variants.Choices(c.UserContext(), p.ID); err != nil {
+			return err
+		}
+		sel := choices.Select(c.Query("variant"))
+		p.Price, p.Original, p.PriceMin, p.PriceMax, p.Stock = sel.Price, sel.Original, sel.Price, sel.Price, sel.Stock
+		if !sel.Enabled {
+			p.Stock = 0
+		}
+		if sel.Image != "" && sel.Image != p.Image {
+			p.Image, p.Photo = sel.Image, shop.Photo{}
+		}
+		picker = variantPicker(p.ID, choices, sel)
+	} else if a.stock != nil {
 		// The product page shows the stock as it is now, not the in-memory
 		// catalogue's copy, which may be a few seconds old.
 		if n, err := a.stock.Stock(c.UserContext(), p.ID); err == nil {
@@ -280,28 +326,37 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}
-	fr.Head = templ.JSONScript("product-jsonld", productJSONLD(*p, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
-	return web.Render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical}))
+	var ld any = productJSONLD(*p, fr.Canonical, fr.OGImage)
+	if picker != nil {
+		ld = productGroupJSONLD(*p, choices, fr.Canonical, fr.OGImage)
+	}
+	fr.Head = templ.JSONScript("product-jsonld", ld).WithType("application/ld+json")
+	return web.Render(c, fiber.StatusOK, pages.Product(fr, pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category),
+		CanonicalURL: fr.Canonical, Picker: picker}))
 }
 
-func productJSONLD(p shop.Product, canonical, image string) map[string]any {
-	return map[string]any{
-		"@context":    "https://schema.org",
-		"@type":       "Product",
-		"sku":         p.ID,
-		"name":        p.Title,
-		"description": p.Description,
-		"image":       image,
-		"category":    p.Category,
-		"url":         canonical,
-		"aggregateRating": map[string]any{
-			"@type": "AggregateRating", "ratingValue": p.Rating, "reviewCount": p.ReviewCount,
-		},
-		"offers": map[string]any{
-			"@type": "Offer", "priceCurrency": "USD", "price": fmt.Sprintf("%d.%02d", p.Price/100, p.Price%100),
-			"availability": availability(p), "url": canonical,
-		},
+// variantPicker is the product page's choice of variant: each option's
+// values as links to the variant they lead to, the combinations that can't
+// be bought crossed out.
+func variantPicker(productID string, c shop.Choices, sel shop.Variant) *pages.VariantPicker {
+	vp := &pages.VariantPicker{VariantID: sel.ID, Buyable: sel.Buyable(), Variation: shop.Variation(c.Options, sel.Values)}
+	for i, o := range c.Options {
+		g := pages.OptionGroup{Name: o.Name}
+		if i < len(sel.Values) {
+			g.Selected = sel.Values[i]
+		}
+		for _, val := range o.Values {
+			ch := pages.OptionChoice{Value: val.Value, Swatch: val.Swatch, Current: val.Value == g.Selected}
+			v, exact, ok := c.Switch(sel, i, val.Value)
+			ch.Unavailable = !exact || !v.Buyable()
+			if ok {
+				ch.URL = "/product/" + url.PathEscape(productID) + "?variant=" + url.QueryEscape(v.ID)
+			}
+			g.Values = append(g.Values, ch)
+		}
+		vp.Options = append(vp.Options, g)
 	}
+	return vp
 }
 
 func truncate(s string, n int) string {

@@ -31,6 +31,7 @@ func (downCatalog) Categories(context.Context) ([]string, error)          { retu
 func (downCatalog) Featured(context.Context, int) ([]shop.Product, error) { return nil, errDown }
 func (downCatalog) ProductIDs(context.Context) ([]string, error)          { return nil, errDown }
 func (downCatalog) Version() int64                                        { return 0 }
+func (downCatalog) Facets(context.Context) ([]shop.Option, error)         { return nil, errDown }
 
 var _ handlers.Catalog = downCatalog{}
 

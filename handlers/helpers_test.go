@@ -163,7 +163,8 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		deps.Webhooks = sc
 	}
 	deps.Stock = db
-	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Stock: db}
+	deps.Variants = cat
+	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Variants: db, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co,

@@ -73,6 +73,8 @@ type Deps struct {
 	Now func() time.Time
 	// Stock answers live stock for the cart page's warnings; nil: none.
 	Stock shop.StockStore
+	// Variants are the options and variants of products that have them.
+	Variants Variants
 	// Admin is the back office (package admin); zero: none.
 	Admin admin.Deps
 	// Unavailable tells a failure of the database to serve now (down,
@@ -92,8 +94,15 @@ type Catalog interface {
 	Categories(ctx context.Context) ([]string, error)
 	Featured(ctx context.Context, limit int) ([]shop.Product, error)
 	ProductIDs(ctx context.Context) ([]string, error)
+	// Facets are the options listings can be filtered by, with their values.
+	Facets(ctx context.Context) ([]shop.Option, error)
 	// Version is the catalogue version served, which keys the page cache.
 	Version() int64
+}
+
+// Variants finds a product's options and variants.
+type Variants interface {
+	Choices(ctx context.Context, productID string) (shop.Choices, error)
 }
 
 // Checkout is what the checkout pages need of package checkout's Service.
@@ -183,7 +192,8 @@ func New(d Deps) *fiber.App {
 	}
 	a := &site{Pages: pages, health: d.Health, catalog: d.Catalog, images: d.Images, storage: d.Storage,
 		proxies: parseProxies(d.Config.TrustedProxies)}
-	cat := &catalogHandlers{Pages: pages, catalog: d.Catalog, wishlists: d.Wishlists, stock: d.Stock, cardHTML: newCardHTML(maxCardsKept)}
+	cat := &catalogHandlers{Pages: pages, catalog: d.Catalog, wishlists: d.Wishlists, stock: d.Stock, variants: d.Variants,
+		cardHTML: newCardHTML(maxCardsKept)}
 	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, clientIP: a.clientIP}
 	account := &accountHandlers{Pages: pages, auth: d.Auth, sessions: d.Sessions, users: d.Users, orders: d.Orders,
 		carts: d.Carts, owners: owners, google: d.Google, clientIP: a.clientIP}

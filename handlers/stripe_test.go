@@ -379,7 +379,7 @@ func TestStripe_PlaceAgainClosesTheFirstPage(t *testing.T) {
 	b := newBackOffice(t, withStripe())
 	ctx := context.Background()
 	first, firstSess := placeWithStripe(t, b, "nb-013", "1")
-	second, secondSess := placeWithStripe(t, b, "nb-014", "1")
+	second, secondSess := placeWithStripe(t, b, "nb-016", "1")
 	if first == second || firstSess == secondSess {
 		t.Fatalf("placing again reused order %s / page %s", first, firstSess)
 	}

@@ -37,6 +37,11 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
+
+	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/store/postgres"
+	"github.com/nocturne/storefront/internal/store/sqlite"
 )
 
 func main() {
@@ -135,7 +140,7 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 	if err != nil {
 		return fmt.Errorf("shop: %w", err)
 	}
-	defer stop(shop)
+	defer func() { stop(shop) }()
 	shopURL := "http://" + addr
 	cookie, err := signedInWithCart(shopURL)
 	if err != nil {
@@ -146,6 +151,7 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 		{name: "/products", path: "/products"},
 		{name: "/products?category=…&sort=desc&minPrice=20", path: "/products?category=electronics&minPrice=20&sort=desc"},
 		{name: "/product/nb-001", path: "/product/nb-001"},
+		{name: "/product/nb-014 (4 sizes × 2 colours)", path: "/product/nb-014?variant=nb-014-m-black"},
 		{name: "/search?q=lamp", path: "/search?q=lamp"},
 		{name: "/faq", path: "/faq"},
 		{name: "/products signed in, with a cart", path: "/products", headers: []string{"Cookie", cookie}},
@@ -157,6 +163,76 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
 		printRow(r.name, res, base)
+	}
+
+	// The listings again once half the products have options: the shop is
+	// stopped, every other product given three sizes, and started again.
+	stop(shop)
+	if err := halfWithVariants(context.Background(), filepath.Join(dir, "nocturne.db"), dbURL); err != nil {
+		return fmt.Errorf("variants for the bench: %w", err)
+	}
+	cmd = exec.Command(bin)
+	cmd.Env = append(os.Environ(), "PORT="+port, "DATA_DIR="+dir, "BASE_URL=http://"+addr, "CATALOG_URL=", "DEMO=")
+	if dbURL != "" {
+		cmd.Env = append(cmd.Env, "DATABASE_URL="+dbURL)
+	}
+	if shop, err = start(cmd, addr, "/healthz"); err != nil {
+		return fmt.Errorf("shop with variants: %w", err)
+	}
+	for _, r := range []row{
+		{name: "/products, half with variants", path: "/products"},
+		{name: "/products?maxPrice=N, half with variants", path: "/products?maxPrice=", unique: true},
+	} {
+		res, err := measure(gen, shopURL, r, dur, conns, shop.Process.Pid)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		printRow(r.name, res, base)
+	}
+	return nil
+}
+
+// variantStore is what halfWithVariants needs of either store.
+type variantStore interface {
+	AllProducts(ctx context.Context) ([]shop.Product, error)
+	SetChoices(ctx context.Context, productID string, c shop.Choices) error
+	Close() error
+}
+
+// halfWithVariants gives every other product without options sizes S, M
+// and L (L a little dearer, so its card says "from"), in the shop's
+// database: the SQLite file at path, or dbURL.
+func halfWithVariants(ctx context.Context, path, dbURL string) error {
+	var db variantStore
+	var err error
+	if dbURL != "" {
+		db, err = postgres.Open(ctx, dbURL, postgres.Options{})
+	} else {
+		db, err = sqlite.Open(ctx, path)
+	}
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	products, err := db.AllProducts(ctx)
+	if err != nil {
+		return err
+	}
+	for i, p := range products {
+		if i%2 == 1 || p.HasOptions() {
+			continue
+		}
+		c := shop.Choices{Options: []shop.Option{{Name: "Size", Values: []shop.OptionValue{{Value: "S"}, {Value: "M"}, {Value: "L"}}}}}
+		for _, size := range []string{"S", "M", "L"} {
+			v := shop.Variant{ID: catalog.VariantID(p.ID, []string{size}), Values: []string{size}, Stock: 10, Enabled: true}
+			if size == "L" {
+				v.Price = p.Price + 500
+			}
+			c.Variants = append(c.Variants, v)
+		}
+		if err := db.SetChoices(ctx, p.ID, c); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -404,7 +404,7 @@ describe('shopping', () => {
           await held;
           await route.continue();
         });
-        await open(page, '/product/nb-014', 200, { waitForIslands: false }); // the badge's island is held
+        await open(page, '/product/nb-016', 200, { waitForIslands: false }); // the badge's island is held
         const form = productForm(page);
         await Promise.all([
           page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/cart/items'),

@@ -30,10 +30,18 @@ type Catalog interface {
 	Product(ctx context.Context, id string) (*shop.Product, error)
 }
 
+// Variants finds the variants a product with options is sold as.
+type Variants interface {
+	Choices(ctx context.Context, productID string) (shop.Choices, error)
+}
+
 // Service applies the cart's rules to a store.
 type Service struct {
 	Carts   shop.CartStore
 	Catalog Catalog
+	// Variants are the products' options and variants; nil when no
+	// product has options.
+	Variants Variants
 	// Stock answers live stock; nil means no stock checks.
 	Stock shop.StockStore
 }
@@ -51,12 +59,14 @@ func ParseQuantity(s string, def int) (int, bool) {
 	return n, true
 }
 
-// Add puts quantity (as typed; empty means 1) of productID in owner's cart
-// and returns the owner. A visitor without a cart has owner "": newOwner
-// makes one, and is called only once the add is allowed, so a refused add
-// leaves nothing behind. The price is never the shopper's: the cart joins
-// the catalogue.
-func (s *Service) Add(ctx context.Context, owner string, newOwner func() (string, error), productID, quantity string) (string, error) {
+// Add puts quantity (as typed; empty means 1) of a product's variant in
+// owner's cart and returns the owner. A product without options is sold as
+// its default variant (variantID may be empty); one with options needs a
+// variant chosen, enabled and in stock. A visitor without a cart has owner
+// "": newOwner makes one, and is called only once the add is allowed, so a
+// refused add leaves nothing behind. The price is never the shopper's: the
+// cart joins the catalogue.
+func (s *Service) Add(ctx context.Context, owner string, newOwner func() (string, error), productID, variantID, quantity string) (string, error) {
 	qty, ok := ParseQuantity(quantity, 1)
 	switch {
 	case !ok || qty < 1:
@@ -70,7 +80,11 @@ func (s *Service) Add(ctx context.Context, owner string, newOwner func() (string
 	} else if err != nil {
 		return owner, err
 	}
-	if err := s.checkStock(ctx, owner, p, qty, 0); err != nil {
+	id, label, err := s.variant(ctx, p, variantID)
+	if err != nil {
+		return owner, err
+	}
+	if err := s.checkStock(ctx, owner, id, label, qty, 0); err != nil {
 		return owner, err
 	}
 	if owner == "" {
@@ -78,12 +92,50 @@ func (s *Service) Add(ctx context.Context, owner string, newOwner func() (string
 			return "", err
 		}
 	}
-	return owner, s.Carts.AddToCart(ctx, owner, p.ID, qty)
+	return owner, s.Carts.AddToCart(ctx, owner, id, qty)
 }
 
-// Set makes quantity (as typed) the quantity of productID in owner's cart;
-// zero or less removes the line. It returns the message to show.
-func (s *Service) Set(ctx context.Context, owner, productID, quantity string) (string, error) {
+// variant resolves what an add to the cart of p buys: its default variant
+// (the product's id) when it has no options, else the chosen variant of
+// its own, which must be sold. It returns the variant's id and how
+// messages name it.
+func (s *Service) variant(ctx context.Context, p *shop.Product, variantID string) (string, string, error) {
+	if !p.HasOptions() || s.Variants == nil {
+		if variantID != "" && variantID != p.ID {
+			return "", "", shop.Errorf(shop.ENOTFOUND, shop.MsgUnknownProduct)
+		}
+		return p.ID, p.Title, nil
+	}
+	c, err := s.Variants.Choices(ctx, p.ID)
+	if err != nil {
+		return "", "", err
+	}
+	if variantID == "" {
+		names := make([]string, len(c.Options))
+		for i, o := range c.Options {
+			names[i] = strings.ToLower(o.Name)
+		}
+		return "", "", shop.Errorf(shop.EINVALID, shop.MsgChooseOptions, joinAnd(names))
+	}
+	v, ok := c.Variant(variantID)
+	if !ok || !v.Enabled {
+		return "", "", shop.Errorf(shop.EINVALID, shop.MsgUnavailableCombination)
+	}
+	return v.ID, shop.OrderLine{Name: p.Title, Variation: shop.Variation(c.Options, v.Values)}.Label(), nil
+}
+
+// joinAnd lists words as a sentence does: "size and colour", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// Set makes quantity (as typed) the quantity of the cart line of variantID
+// in owner's cart; zero or less removes the line. It returns the message
+// to show.
+func (s *Service) Set(ctx context.Context, owner, variantID, quantity string) (string, error) {
 	qty, ok := ParseQuantity(quantity, -1)
 	switch {
 	case owner == "":
@@ -94,20 +146,28 @@ func (s *Service) Set(ctx context.Context, owner, productID, quantity string) (s
 	msg := MsgUpdated
 	if qty <= 0 {
 		msg = MsgRemoved
-	} else if p, err := s.Catalog.Product(ctx, productID); err == nil {
-		if err := s.checkStock(ctx, owner, p, 0, qty); err != nil {
+	} else if s.Stock != nil {
+		cart, err := s.Carts.Cart(ctx, owner)
+		if err != nil {
 			return "", err
 		}
+		for _, l := range cart.Lines {
+			if l.VariantID == variantID {
+				if err := s.checkStock(ctx, owner, variantID, l.Label(), 0, qty); err != nil {
+					return "", err
+				}
+			}
+		}
 	}
-	return msg, s.Carts.SetCartQuantity(ctx, owner, productID, qty)
+	return msg, s.Carts.SetCartQuantity(ctx, owner, variantID, qty)
 }
 
-// Remove takes productID out of owner's cart.
-func (s *Service) Remove(ctx context.Context, owner, productID string) error {
+// Remove takes the line of variantID out of owner's cart.
+func (s *Service) Remove(ctx context.Context, owner, variantID string) error {
 	if owner == "" {
 		return nil
 	}
-	return s.Carts.RemoveFromCart(ctx, owner, productID)
+	return s.Carts.RemoveFromCart(ctx, owner, variantID)
 }
 
 // Clear empties owner's cart.
@@ -118,15 +178,16 @@ func (s *Service) Clear(ctx context.Context, owner string) error {
 	return s.Carts.ClearCart(ctx, owner)
 }
 
-// checkStock refuses a cart change that would ask for more of p than the
-// shop holds, read live from the store: adding add to the quantity in the
-// cart, or setting it to set. Stock is only taken when an order is placed,
-// so this is advice that the order's claim enforces.
-func (s *Service) checkStock(ctx context.Context, owner string, p *shop.Product, add, set int) error {
+// checkStock refuses a cart change that would ask for more of a variant
+// (named label in the message) than the shop holds, read live from the
+// store: adding add to the quantity in the cart, or setting it to set.
+// Stock is only taken when an order is placed, so this is advice that the
+// order's claim enforces.
+func (s *Service) checkStock(ctx context.Context, owner, variantID, label string, add, set int) error {
 	if s.Stock == nil {
 		return nil
 	}
-	n, err := s.Stock.Stock(ctx, p.ID)
+	n, err := s.Stock.Stock(ctx, variantID)
 	if err != nil {
 		return err
 	}
@@ -139,14 +200,14 @@ func (s *Service) checkStock(ctx context.Context, owner string, p *shop.Product,
 				return err
 			}
 			for _, l := range cart.Lines {
-				if l.Product.ID == p.ID {
+				if l.VariantID == variantID {
 					want += l.Quantity
 				}
 			}
 		}
 	}
 	if want > n {
-		return shop.StockError(p.Title, n)
+		return shop.StockError(label, n)
 	}
 	return nil
 }

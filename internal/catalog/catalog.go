@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +28,10 @@ import (
 // way. An import calls Reload, then Warm.
 type Service struct {
 	Store shop.CatalogStore
-	Log   *slog.Logger
+	// Variants sets the built-in products' options and variants; nil when
+	// the store has none.
+	Variants shop.VariantStore
+	Log      *slog.Logger
 	// Images fetches imported products' photos at import and sync; nil
 	// leaves them unfetched (they show their category's illustration).
 	Images *images.Service
@@ -59,9 +63,11 @@ type Service struct {
 // DefaultImportStock is DefaultStock unless configured.
 const DefaultImportStock = 25
 
-// NewService returns a Service on store.
+// NewService returns a Service on store; a store that keeps variants
+// (both of the shop's do) gets the built-in products' variants too.
 func NewService(store shop.CatalogStore, log *slog.Logger) *Service {
-	return &Service{Store: store, Log: log, DefaultStock: DefaultImportStock}
+	variants, _ := store.(shop.VariantStore)
+	return &Service{Store: store, Variants: variants, Log: log, DefaultStock: DefaultImportStock}
 }
 
 // Invalidate drops the vocabulary after the catalogue changed.
@@ -95,6 +101,44 @@ func (s *Service) List(ctx context.Context, f shop.ProductFilter) (shop.ProductP
 	page := snap.list(f)
 	page.Products = s.withStock(page.Products)
 	return page, nil
+}
+
+// Choices returns a product's options and variants from memory, with
+// each variant's stock read live (a product page must never offer what
+// sold out meanwhile). Products without options have none.
+func (s *Service) Choices(ctx context.Context, productID string) (shop.Choices, error) {
+	snap, err := s.current(ctx)
+	if err != nil || s.Variants == nil {
+		return shop.Choices{}, err
+	}
+	c, ok := snap.choices[productID]
+	if !ok {
+		return shop.Choices{}, nil
+	}
+	stock, err := s.Variants.VariantStock(ctx, productID)
+	if err != nil {
+		return shop.Choices{}, err
+	}
+	if len(stock) != len(c.Variants) {
+		// Staff changed the variants since the catalogue was loaded; its
+		// reload is on its way, and the store has them now.
+		return s.Variants.Choices(ctx, productID)
+	}
+	c.Variants = slices.Clone(c.Variants)
+	for i := range c.Variants {
+		c.Variants[i].Stock = stock[i]
+	}
+	return c, nil
+}
+
+// Facets are the options listings can be filtered by (o.Size=M), with the
+// values the catalogue's variants have; none when no product has options.
+func (s *Service) Facets(ctx context.Context) ([]shop.Option, error) {
+	snap, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return snap.facets, nil
 }
 
 // Suggest proposes a corrected query when some of q's words are unknown to
@@ -214,10 +258,11 @@ type Filter struct {
 }
 
 // ParseFilter reads the catalogue's query parameters (the spec's routes: category,
-// sort, minPrice, maxPrice, rating; plus q and page). Nothing a shopper
-// types is an error: unknown or malformed values are dropped, negative
-// prices are ignored, and a minimum above the maximum swaps them.
-func ParseFilter(get func(string) string, categories []string) Filter {
+// sort, minPrice, maxPrice, rating; plus q, page and one o.{Option} per
+// option of facets, such as o.Size=M). Nothing a shopper types is an error:
+// unknown or malformed values are dropped, negative prices are ignored, and
+// a minimum above the maximum swaps them.
+func ParseFilter(get func(string) string, categories []string, facets ...shop.Option) Filter {
 	f := shop.ProductFilter{Page: 1, PageSize: shop.CataloguePageSize, Sort: shop.SortPriceAsc}
 	// Invalid UTF-8 is dropped and a long query is cut on a character
 	// boundary with no trailing space, so the canonical URL parses back to
@@ -255,6 +300,17 @@ func ParseFilter(get func(string) string, categories []string) Filter {
 	}
 	if p, err := strconv.Atoi(get("page")); err == nil && p > 1 && p <= 100_000 {
 		f.Page = p
+	}
+	n := 0
+	for _, o := range facets {
+		want := strings.TrimSpace(get("o." + o.Name))
+		for _, v := range o.Values {
+			if want != "" && n < len(f.Options) && strings.EqualFold(v.Value, want) {
+				f.Options[n] = shop.OptionPair{Name: o.Name, Value: v.Value}
+				n++
+				break
+			}
+		}
 	}
 	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
 }
@@ -300,6 +356,11 @@ func (f Filter) Query(page int) string {
 	}
 	if f.MinRating > 0 {
 		v.Set("rating", strconv.Itoa(f.MinRating))
+	}
+	for _, o := range f.Options {
+		if o.Name != "" {
+			v.Set("o."+o.Name, o.Value)
+		}
 	}
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))

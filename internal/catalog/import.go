@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/money"
@@ -30,7 +31,7 @@ const (
 	featuredCount   = 8
 )
 
-//go:embed seed/products.json
+//go:embed seed/products.json seed/variants.json
 var seedFS embed.FS
 
 // item is one product in the FakeStore API's shape (the spec's outside calls), which the
@@ -194,6 +195,9 @@ func (s *Service) LoadBuiltin(ctx context.Context) error {
 	if err := s.Store.ReplaceCatalog(ctx, SourceBuiltin, categoriesOf(parsed.Products), s.withDefaultStock(parsed.Products)); err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
+	if err := s.loadBuiltinVariants(ctx); err != nil {
+		return fmt.Errorf("built-in catalogue: %w", err)
+	}
 	if err := s.Reload(ctx); err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
@@ -354,4 +358,89 @@ func (s *Service) withDefaultStock(ps []shop.Product) []shop.Product {
 		}
 	}
 	return ps
+}
+
+// builtinChoices is a built-in product's options and variants as
+// seed/variants.json gives them: the FakeStore shape has none, so the
+// starter catalogue keeps them beside it.
+type builtinChoices struct {
+	Options []struct {
+		Name   string `json:"name"`
+		Values []struct {
+			Value  string `json:"value"`
+			Swatch string `json:"swatch"`
+		} `json:"values"`
+	} `json:"options"`
+	Variants []struct {
+		Values []string `json:"values"`
+		Stock  int      `json:"stock"`
+		// Price is the variant's own, as decimal text; empty: the
+		// product's.
+		Price string `json:"price"`
+	} `json:"variants"`
+}
+
+// loadBuiltinVariants gives the built-in products that have options their
+// variants (a store without variants skips them).
+func (s *Service) loadBuiltinVariants(ctx context.Context) error {
+	if s.Variants == nil {
+		return nil
+	}
+	b, err := seedFS.ReadFile("seed/variants.json")
+	if err != nil {
+		return err
+	}
+	var all map[string]builtinChoices
+	if err := json.Unmarshal(b, &all); err != nil {
+		return fmt.Errorf("variants: %w", err)
+	}
+	for id, bc := range all {
+		var c shop.Choices
+		for _, o := range bc.Options {
+			opt := shop.Option{Name: o.Name}
+			for _, v := range o.Values {
+				opt.Values = append(opt.Values, shop.OptionValue{Value: v.Value, Swatch: v.Swatch})
+			}
+			c.Options = append(c.Options, opt)
+		}
+		for _, v := range bc.Variants {
+			var price shop.Cents
+			if v.Price != "" {
+				if price, err = money.Parse(v.Price); err != nil {
+					return fmt.Errorf("variant of %s: %w", id, err)
+				}
+			}
+			c.Variants = append(c.Variants, shop.Variant{ID: VariantID(id, v.Values), Values: v.Values, Price: price, Stock: v.Stock, Enabled: true})
+		}
+		if err := s.Variants.SetChoices(ctx, id, c); err != nil {
+			return fmt.Errorf("variants of %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// VariantID names a product's variant by its values: "nb-014-m-black".
+func VariantID(productID string, values []string) string {
+	id := productID
+	for _, v := range values {
+		id += "-" + slug(v)
+	}
+	return id
+}
+
+// slug is s in lower case with every run of other characters than letters
+// and digits as one hyphen.
+func slug(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			hyphen = false
+		} else if !hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+			hyphen = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -26,6 +27,51 @@ type snapshot struct {
 	// is then a sub-slice found by binary search, and a descending listing
 	// the same slice read backwards.
 	lists map[string][]*shop.Product
+	// choices are the options and variants of each product with options;
+	// facets are the options shoppers can filter by, with their values, in
+	// the order first seen.
+	choices map[string]shop.Choices
+	facets  []shop.Option
+}
+
+// withChoices adds the products' options and variants, and the facets of
+// the option filter derived from them.
+func (s *snapshot) withChoices(all map[string]shop.Choices) *snapshot {
+	s.choices = all
+	at := map[string]int{}
+	for _, id := range s.ids {
+		c, ok := all[id]
+		if !ok {
+			continue
+		}
+		for _, o := range c.Options {
+			key := strings.ToLower(o.Name)
+			i, ok := at[key]
+			if !ok {
+				i = len(s.facets)
+				at[key] = i
+				s.facets = append(s.facets, shop.Option{Name: o.Name})
+			}
+			for _, v := range o.Values {
+				if !slices.ContainsFunc(s.facets[i].Values, func(f shop.OptionValue) bool { return strings.EqualFold(f.Value, v.Value) }) {
+					s.facets[i].Values = append(s.facets[i].Values, shop.OptionValue{Value: v.Value})
+				}
+			}
+		}
+	}
+	return s
+}
+
+// hasVariant reports whether p has an enabled variant with the option
+// values f asks for.
+func (s *snapshot) hasVariant(p *shop.Product, f shop.ProductFilter) bool {
+	c := s.choices[p.ID]
+	for _, v := range c.Variants {
+		if v.Enabled && f.Matches(c.Options, v.Values) {
+			return true
+		}
+	}
+	return false
 }
 
 func newSnapshot(version int64, products []shop.Product, categories []string) *snapshot {
@@ -78,7 +124,7 @@ func (s *snapshot) list(f shop.ProductFilter) shop.ProductPage {
 	}
 	first, size := max(f.Offset(), 0), max(f.PageSize, 0)
 	var page shop.ProductPage
-	if f.MinRating == 0 {
+	if f.MinRating == 0 && !f.HasOptions() {
 		page.Total = len(in)
 		page.Products = make([]shop.Product, 0, max(0, min(size, len(in)-first)))
 		for i := first; i < len(in) && i < first+size; i++ {
@@ -89,7 +135,7 @@ func (s *snapshot) list(f shop.ProductFilter) shop.ProductPage {
 	min := float64(f.MinRating)
 	for i := range in {
 		p := at(i)
-		if p.Rating < min {
+		if p.Rating < min || f.HasOptions() && !s.hasVariant(p, f) {
 			continue
 		}
 		if page.Total >= first && page.Total < first+size {
@@ -130,7 +176,15 @@ func (s *Service) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	prev := s.snap.Swap(newSnapshot(version, products, categories))
+	snap := newSnapshot(version, products, categories)
+	if s.Variants != nil {
+		all, err := s.Variants.AllChoices(ctx)
+		if err != nil {
+			return err
+		}
+		snap.withChoices(all)
+	}
+	prev := s.snap.Swap(snap)
 	s.resetStock(loadedAt)
 	if prev != nil && prev.version != version {
 		// What search derived (facets, kept hits, vocabulary) belongs to

@@ -43,6 +43,11 @@ type CartLine struct {
 // Total is the line's price.
 func (l CartLine) Total() Cents { return l.Product.Price * Cents(l.Quantity) }
 
+// Label names the line with its variant, as its order line will.
+func (l CartLine) Label() string {
+	return OrderLine{Name: l.Product.Title, Variation: l.Variation}.Label()
+}
+
 // Cart is a shopper's cart with its derived sums (the spec's entities).
 type Cart struct {
 	Lines []CartLine

@@ -162,8 +162,36 @@ type ProductFilter struct {
 	MinPrice  Cents
 	MaxPrice  Cents
 	MinRating int
-	Page      int // 1-based
-	PageSize  int
+	// Options keeps products with a variant that has every value given
+	// ("Size" = "M"), compared without regard to case; unused pairs are
+	// empty.
+	Options  [MaxOptions]OptionPair
+	Page     int // 1-based
+	PageSize int
+}
+
+// OptionPair is an option's name and one of its values.
+type OptionPair struct{ Name, Value string }
+
+// HasOptions reports whether f filters by option values.
+func (f ProductFilter) HasOptions() bool { return f.Options[0].Name != "" }
+
+// Matches reports whether a variant's values (one per option of options)
+// have every pair f asks for.
+func (f ProductFilter) Matches(options []Option, values []string) bool {
+	for _, want := range f.Options {
+		if want.Name == "" {
+			continue
+		}
+		found := false
+		for i, o := range options {
+			found = found || i < len(values) && strings.EqualFold(o.Name, want.Name) && strings.EqualFold(values[i], want.Value)
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Offset is the number of rows before the page.

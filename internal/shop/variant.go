@@ -70,8 +70,64 @@ func (c Choices) Match(values []string) (Variant, bool) {
 	return Variant{}, false
 }
 
+// Select returns the variant a product page shows: the one with id when
+// the product sells it, else the first that can be bought, else the first.
+func (c Choices) Select(id string) Variant {
+	if v, ok := c.Variant(id); ok && v.Enabled {
+		return v
+	}
+	for _, v := range c.Variants {
+		if v.Buyable() {
+			return v
+		}
+	}
+	for _, v := range c.Variants {
+		if v.Enabled {
+			return v
+		}
+	}
+	if len(c.Variants) > 0 {
+		return c.Variants[0]
+	}
+	return Variant{}
+}
+
+// Switch is what choosing value for option i leads to from sel: the
+// variant with sel's other values and value (exact), or else the first
+// enabled variant with value, buyable ones first (ok false when no variant
+// has value at all). A combination that is not exact, or not buyable, is
+// shown crossed out.
+func (c Choices) Switch(sel Variant, i int, value string) (v Variant, exact, ok bool) {
+	want := slices.Clone(sel.Values)
+	if i < len(want) {
+		want[i] = value
+	}
+	if v, found := c.Match(want); found && v.Enabled {
+		return v, true, true
+	}
+	var fallback Variant
+	for _, v := range c.Variants {
+		if !v.Enabled || i >= len(v.Values) || v.Values[i] != value {
+			continue
+		}
+		if v.Buyable() {
+			return v, false, true
+		}
+		if !ok {
+			fallback, ok = v, true
+		}
+	}
+	return fallback, false, ok
+}
+
 // VariantStore keeps products' options and variants.
 type VariantStore interface {
+	// AllChoices returns the options and variants of every product with
+	// options, by product id.
+	AllChoices(ctx context.Context) (map[string]Choices, error)
+	// VariantStock returns the stock of a product's variants in Choices'
+	// order, none for a disabled one.
+	VariantStock(ctx context.Context, productID string) ([]int, error)
 	// Choices returns a product's options and variants, in order.
 	Choices(ctx context.Context, productID string) (Choices, error)
 	// SetChoices replaces them: variants are kept by id, a new one starts

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"sync"
@@ -200,8 +201,19 @@ func (db *DB) Search(ctx context.Context, f shop.ProductFilter) (shop.ProductPag
 	if err != nil {
 		return shop.ProductPage{}, err
 	}
+	// The option filter is asked of the variants table: only searches
+	// that use it pay for it.
+	var withOptions map[int64]bool
+	if f.HasOptions() {
+		if withOptions, err = db.withOptions(ctx, f); err != nil {
+			return shop.ProductPage{}, err
+		}
+	}
 	matched := make([]match, 0, len(hits))
 	for _, h := range hits {
+		if withOptions != nil && !withOptions[h.Key] {
+			continue
+		}
 		if i := facets.find(h.Key); i >= 0 && facets.rows[i].matches(&f) {
 			matched = append(matched, match{key: h.Key, score: h.Score, price: facets.rows[i].Price, rank: int32(i)})
 		}
@@ -224,6 +236,25 @@ func (db *DB) Search(ctx context.Context, f shop.ProductFilter) (shop.ProductPag
 		return shop.ProductPage{}, err
 	}
 	return page, nil
+}
+
+// withOptions returns the keys of the products with a variant that has
+// f's option values.
+func (db *DB) withOptions(ctx context.Context, f shop.ProductFilter) (map[int64]bool, error) {
+	cond, args := sqlstore.OptionMatch(f)
+	rows, err := db.Query(ctx, `SELECT p.rowid FROM products p WHERE `+cond, args...)
+	keys, err := sqlstore.Collect(db.Store, rows, err, "option filter", func(rows *sql.Rows) (k int64, err error) {
+		err = rows.Scan(&k)
+		return k, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out, nil
 }
 
 // order is a sort order of the catalogue as a comparison; the product id

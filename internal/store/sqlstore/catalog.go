@@ -47,6 +47,11 @@ func (s *Store) ListingWhere(f shop.ProductFilter) (string, []any) {
 		conds = append(conds, "p.rating >= ?")
 		args = append(args, f.MinRating)
 	}
+	if f.HasOptions() {
+		cond, more := OptionMatch(f)
+		conds = append(conds, cond)
+		args = append(args, more...)
+	}
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 

@@ -327,6 +327,7 @@ type Stores interface {
 	shop.InboxStore
 	shop.ProductAdminStore
 	shop.DashboardStore
+	shop.VariantStore
 	shop.GalleryStore
 	shop.CatalogFileStore
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -12,19 +13,33 @@ import (
 // variants, in order. A product without options has none and its one
 // default variant.
 func (s *Store) Choices(ctx context.Context, productID string) (shop.Choices, error) {
-	var c shop.Choices
-	rows, err := s.Query(ctx, `SELECT o.name, COALESCE(v.value, ''), COALESCE(v.swatch, '') FROM product_options o
+	all, err := s.choices(ctx, "p.id = ?", productID)
+	return all[productID], err
+}
+
+// AllChoices returns the options and variants of every product that has
+// options, by product id, for the catalogue in memory.
+func (s *Store) AllChoices(ctx context.Context) (map[string]shop.Choices, error) {
+	return s.choices(ctx, "EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id)")
+}
+
+// choices reads the options and variants of the products (p) where says.
+func (s *Store) choices(ctx context.Context, where string, args ...any) (map[string]shop.Choices, error) {
+	out := map[string]shop.Choices{}
+	rows, err := s.Query(ctx, `SELECT o.product_id, o.name, COALESCE(v.value, ''), COALESCE(v.swatch, '') FROM product_options o
+		JOIN products p ON p.id = o.product_id
 		LEFT JOIN option_values v ON v.product_id = o.product_id AND v.option = o.position
-		WHERE o.product_id = ? ORDER BY o.position, v.position`, productID)
-	type row struct{ name, value, swatch string }
-	values, err := Collect(s, rows, err, "options of "+productID, func(rows *sql.Rows) (r row, err error) {
-		err = rows.Scan(&r.name, &r.value, &r.swatch)
+		WHERE `+where+` ORDER BY o.product_id, o.position, v.position`, args...)
+	type row struct{ product, name, value, swatch string }
+	values, err := Collect(s, rows, err, "options", func(rows *sql.Rows) (r row, err error) {
+		err = rows.Scan(&r.product, &r.name, &r.value, &r.swatch)
 		return r, err
 	})
 	if err != nil {
-		return c, err
+		return nil, err
 	}
 	for _, r := range values {
+		c := out[r.product]
 		if n := len(c.Options); n == 0 || c.Options[n-1].Name != r.name {
 			c.Options = append(c.Options, shop.Option{Name: r.name})
 		}
@@ -32,17 +47,58 @@ func (s *Store) Choices(ctx context.Context, productID string) (shop.Choices, er
 			o := &c.Options[len(c.Options)-1]
 			o.Values = append(o.Values, shop.OptionValue{Value: r.value, Swatch: r.swatch})
 		}
+		out[r.product] = c
 	}
-	rows, err = s.Query(ctx, `SELECT v.id, v.sku, v.option1, v.option2, v.option3, COALESCE(v.price_cents, p.price_cents),
+	rows, err = s.Query(ctx, `SELECT v.product_id, v.id, v.sku, v.option1, v.option2, v.option3, COALESCE(v.price_cents, p.price_cents),
 		COALESCE(v.original_price_cents, p.original_price_cents), v.stock, v.image, v.enabled
-		FROM variants v JOIN products p ON p.id = v.product_id WHERE v.product_id = ? ORDER BY v.position, v.id`, productID)
-	c.Variants, err = Collect(s, rows, err, "variants of "+productID, func(rows *sql.Rows) (v shop.Variant, err error) {
+		FROM variants v JOIN products p ON p.id = v.product_id WHERE `+where+` ORDER BY v.product_id, v.position, v.id`, args...)
+	variants, err := Collect(s, rows, err, "variants", func(rows *sql.Rows) (v shop.Variant, err error) {
 		var vals [3]string
-		err = rows.Scan(&v.ID, &v.SKU, &vals[0], &vals[1], &vals[2], &v.Price, &v.Original, &v.Stock, &v.Image, &v.Enabled)
-		v.ProductID, v.Values = productID, vals[:len(c.Options)]
+		err = rows.Scan(&v.ProductID, &v.ID, &v.SKU, &vals[0], &vals[1], &vals[2], &v.Price, &v.Original, &v.Stock, &v.Image, &v.Enabled)
+		v.Values = vals[:]
 		return v, err
 	})
-	return c, err
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range variants {
+		c := out[v.ProductID]
+		v.Values = v.Values[:len(c.Options)]
+		c.Variants = append(c.Variants, v)
+		out[v.ProductID] = c
+	}
+	return out, nil
+}
+
+// VariantStock returns the stock of a product's variants, in the order
+// Choices lists them (a disabled variant has none to sell): what a product
+// page reads live beside the catalogue in memory.
+func (s *Store) VariantStock(ctx context.Context, productID string) ([]int, error) {
+	rows, err := s.Query(ctx, `SELECT CASE WHEN enabled THEN stock ELSE 0 END FROM variants WHERE product_id = ? ORDER BY position, id`, productID)
+	return Collect(s, rows, err, "variant stock", func(rows *sql.Rows) (n int, err error) {
+		err = rows.Scan(&n)
+		return n, err
+	})
+}
+
+// OptionMatch is the condition that a product (p) has an enabled variant
+// with every option value f asks for.
+func OptionMatch(f shop.ProductFilter) (string, []any) {
+	var conds []string
+	var args []any
+	for _, o := range f.Options {
+		if o.Name == "" {
+			continue
+		}
+		var either []string
+		for i := 1; i <= shop.MaxOptions; i++ {
+			either = append(either, fmt.Sprintf(`(LOWER(v.option%d) = ? AND EXISTS (SELECT 1 FROM product_options o
+				WHERE o.product_id = v.product_id AND o.position = %d AND LOWER(o.name) = ?))`, i, i))
+			args = append(args, strings.ToLower(o.Value), strings.ToLower(o.Name))
+		}
+		conds = append(conds, "("+strings.Join(either, " OR ")+")")
+	}
+	return `EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id AND v.enabled AND ` + strings.Join(conds, " AND ") + `)`, args
 }
 
 // SetChoices replaces a product's options and variants. Variants are kept

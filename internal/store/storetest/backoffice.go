@@ -41,6 +41,7 @@ func testBackOffice(t *testing.T, b Backend) {
 		return bs
 	}
 	t.Run("StockRace", func(t *testing.T) { stockRace(t, open(t)) })
+	t.Run("OptionFilter", func(t *testing.T) { optionFilter(t, open(t)) })
 	t.Run("StockOwnedByShop", func(t *testing.T) { stockOwnedByShop(t, open(t), now) })
 	t.Run("StockEditAfterSale", func(t *testing.T) { stockEditAfterSale(t, open(t)) })
 	t.Run("StockEditRacesSales", func(t *testing.T) { stockEditRacesSales(t, open(t)) })
