@@ -3,10 +3,10 @@
 // product of two options of three values each whose photos live on another
 // host, here a loopback server made in this file; the answer is the
 // import's report, with the file's bad row by its line; the product is on
-// sale at once, and its photos, fetched after the answer, are served from
-// the shop's own origin. The download gives the product back. The back
-// office runs with JavaScript off; one smoke runs with it on; axe checks
-// the catalogue file page and the report.
+// sale at once, with its options to choose from, and its photos, fetched
+// after the answer, are served from the shop's own origin. The download
+// gives the product back. The back office runs with JavaScript off; one
+// smoke runs with it on; axe checks the catalogue file page and the report.
 
 import { describe, beforeEach, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -234,7 +234,14 @@ describe('Catalogue file', () => {
         await productPageWithPhoto(shopper, handle);
         assert.equal(await text(shopper.getByTestId('product-title')), 'Reading Lamp');
         assert.equal(await text(shopper.getByTestId('description')), 'A lamp for late reading.');
-        assert.equal(await text(shopper.getByTestId('stock')), 'In stock');
+        assert.match(await text(shopper.getByTestId('stock')), /^(In stock|Only \d+ left)$/);
+        // Its options, as the file has them, to choose from.
+        const groups = shopper.getByTestId('option-group');
+        assert.equal(await groups.count(), 2);
+        for (const [i, [name, values]] of [['Size', ['Small', 'Medium', 'Large']], ['Finish', ['Brass', 'Steel', 'Walnut']]].entries()) {
+          assert.match(await text(groups.nth(i).locator('.option-name')), new RegExp(`^${name}:`));
+          assert.deepEqual(await groups.nth(i).getByTestId('option-value').evaluateAll((els) => els.map((e) => e.dataset.value)), values);
+        }
         assert.equal(await text(shopper.getByTestId('category-link')), 'Lighting');
         const img = shopper.getByTestId('product-detail').locator('img').first();
         assert.match(await img.getAttribute('src'), new RegExp(`^/img/${handle}/\\d+\\.jpg\\?v=`));
