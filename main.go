@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -226,6 +227,9 @@ func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slo
 		watch = 250 * time.Millisecond
 	}
 	goJob(ctx, jobs, func(ctx context.Context) { cat.Watch(ctx, watch) })
+	// Photos of a back-office import are fetched after its page answered:
+	// at shutdown they stop before the database closes.
+	goJob(ctx, jobs, func(ctx context.Context) { <-ctx.Done(); cat.StopPhotos() })
 	return cat, nil
 }
 
@@ -352,6 +356,15 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 	switch {
 	case len(args) >= 2 && args[0] == "db" && args[1] == "copy":
 		return dbCopyCommand(ctx, args[2:], os.Stdout)
+	case len(args) == 3 && args[0] == "catalog" && (args[1] == "export" || args[1] == "import" && csvFile(args[2])):
+		db, err := openDatabase(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return catalogFileCommand(ctx, newCatalog(cfg, db, log, progressLine(os.Stderr)), db, args[1:], os.Stdout, os.Stderr)
+	case len(args) == 3 && args[0] == "catalog" && args[1] == "import" && !strings.EqualFold(filepath.Ext(args[2]), ".json"):
+		return fmt.Errorf("catalog import %s: the format follows the extension: .csv (Shopify's product CSV) or .json (the FakeStore shape)", args[2])
 	case len(args) == 3 && args[0] == "catalog" && args[1] == "import":
 		db, err := openDatabase(ctx, cfg)
 		if err != nil {
@@ -383,7 +396,7 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 		}
 		return printDemo(ctx, db)
 	default:
-		return fmt.Errorf("unknown command %q; commands: catalog import FILE.json, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL", strings.Join(args, " "))
+		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL", strings.Join(args, " "))
 	}
 }
 

@@ -29,6 +29,13 @@ const (
 // neither the page cache nor the compressor (they are WebP/JPEG) takes them.
 const imagePrefix = "/img/"
 
+// PhotoStore serves stored photos: a product's cover by its id, and the
+// photos of its gallery by their position.
+type PhotoStore interface {
+	shop.ImageStore
+	shop.GalleryStore
+}
+
 // picture is the view model of p's image: its stored photo, or the built-in
 // asset it names, or its category's illustration when its photo is not
 // (yet) stored.
@@ -36,6 +43,46 @@ func picture(set web.AssetURLs, p shop.Product, sizes string) components.Picture
 	if !p.Photo.Ready() {
 		return components.Picture{Src: web.IllustrationURL(set, p), Width: 400, Height: 400, Sizes: sizes}
 	}
+	return photoPicture(p.Photo, sizes, func(w int, format string) string { return web.PhotoURL(p, w, format) })
+}
+
+// galleryPictures are the view models of a product's gallery, for its
+// page, in order, each with its photo's alt text (the title when it has
+// none): photo 1 is the cover, shown as picture shows it (its
+// illustration while its photo is not stored); a later photo is left out
+// until it is stored (not fetched yet, or its fetch failed). photos are
+// catalog.Service.Gallery's.
+func galleryPictures(set web.AssetURLs, p shop.Product, photos []shop.GalleryPhoto, sizes string) []components.Picture {
+	var out []components.Picture
+	for _, ph := range photos {
+		var pic components.Picture
+		switch {
+		case ph.Position == 1:
+			pic = picture(set, p, sizes)
+		case ph.Photo.Ready():
+			pic = photoPicture(ph.Photo, sizes, func(w int, format string) string {
+				return web.GalleryPhotoURL(p.ID, ph, w, format)
+			})
+		default:
+			continue
+		}
+		pic.Alt = ph.Alt
+		if pic.Alt == "" {
+			pic.Alt = p.Title
+		}
+		out = append(out, pic)
+	}
+	if len(out) == 0 { // no photo at all: the illustration, as for the cover
+		pic := picture(set, p, sizes)
+		pic.Alt = p.Title
+		out = append(out, pic)
+	}
+	return out
+}
+
+// photoPicture is the view model of a stored photo whose variants urlOf
+// names.
+func photoPicture(ph shop.Photo, sizes string, urlOf func(width int, format string) string) components.Picture {
 	// A card is at most ~345 CSS px wide, so 640 px covers a 2× phone;
 	// offering 960 would only make 3× phones download twice the bytes.
 	maxWidth := shop.PhotoWidths[len(shop.PhotoWidths)-1]
@@ -44,23 +91,23 @@ func picture(set web.AssetURLs, p shop.Product, sizes string) components.Picture
 	}
 	var webp, jpg []string
 	src := 0
-	for _, w := range p.Photo.Widths() {
+	for _, w := range ph.Widths() {
 		if w > maxWidth && src != 0 {
 			break
 		}
-		webp = append(webp, fmt.Sprintf("%s %dw", web.PhotoURL(p, w, shop.PhotoWebP), w))
-		jpg = append(jpg, fmt.Sprintf("%s %dw", web.PhotoURL(p, w, shop.PhotoJPEG), w))
+		webp = append(webp, fmt.Sprintf("%s %dw", urlOf(w, shop.PhotoWebP), w))
+		jpg = append(jpg, fmt.Sprintf("%s %dw", urlOf(w, shop.PhotoJPEG), w))
 		if w <= fallbackWidth || src == 0 {
 			src = w
 		}
 	}
 	return components.Picture{
-		Src:        web.PhotoURL(p, src, shop.PhotoJPEG),
+		Src:        urlOf(src, shop.PhotoJPEG),
 		WebPSrcset: strings.Join(webp, ", "),
 		JPEGSrcset: strings.Join(jpg, ", "),
 		Sizes:      sizes,
 		Width:      src,
-		Height:     p.Photo.HeightAt(src),
+		Height:     ph.HeightAt(src),
 		Photo:      true,
 	}
 }
@@ -100,6 +147,53 @@ func (a *site) serveImage(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
+	return sendPhoto(c, data, hash, ext)
+}
+
+// serveGalleryImage serves a stored variant of a gallery's photo:
+// /img/{product}/{position}/{width}.{webp|jpg}?v={hash}, cached as
+// serveImage caches. A width the photo lacks is sent to its nearest
+// width; a photo not stored (not fetched yet, its fetch failed, or no
+// such position) is not found: pages show only stored ones.
+func (a *site) serveGalleryImage(c *fiber.Ctx) error {
+	id, ext := c.Params("product"), c.Params("ext")
+	position, perr := strconv.Atoi(c.Params("photo"))
+	width, werr := strconv.Atoi(c.Params("width"))
+	if perr != nil || werr != nil || position < 1 || position > shop.MaxGalleryPhotos || width <= 0 || width > 10_000 ||
+		(ext != shop.PhotoWebP && ext != shop.PhotoJPEG) {
+		return fiber.ErrNotFound
+	}
+	data, hash, err := a.images.GalleryImage(c.UserContext(), id, position, width, ext)
+	if shop.ErrorCode(err) == shop.ENOTFOUND {
+		photos, err := a.images.Photos(c.UserContext(), id)
+		if err != nil {
+			return err
+		}
+		for _, ph := range photos {
+			if ph.Position != position || !ph.Photo.Ready() || ph.Photo.HasWidth(width) {
+				continue
+			}
+			ws := ph.Photo.Widths()
+			w := ws[0]
+			for _, x := range ws {
+				if x <= width {
+					w = x
+				}
+			}
+			c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+			return c.Redirect(web.GalleryPhotoURL(id, ph, w, ext), fiber.StatusFound)
+		}
+		return fiber.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return sendPhoto(c, data, hash, ext)
+}
+
+// sendPhoto answers with a stored variant: cached for good when the URL
+// names its current hash, for five minutes otherwise (the photo changed
+// since the page was made).
+func sendPhoto(c *fiber.Ctx, data []byte, hash, ext string) error {
 	etag := `"` + hash + `"`
 	c.Set(fiber.HeaderETag, etag)
 	if c.Query("v") == hash {

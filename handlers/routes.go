@@ -56,8 +56,9 @@ type Deps struct {
 	Cart      *cart.Service
 	Wishlists shop.WishlistStore
 	Orders    shop.OrderStore
-	// Images serves the stored variants of imported product photos.
-	Images   shop.ImageStore
+	// Images serves the stored variants of imported product photos, the
+	// covers and the galleries' (images.go).
+	Images   PhotoStore
 	Checkout Checkout
 	// Payments closes abandoned hosted payments and acts on webhook
 	// events; Webhooks verifies Stripe's (nil when Stripe is not offered).
@@ -162,7 +163,7 @@ type site struct {
 	webhook fiber.Handler
 	health  HealthChecker
 	catalog Catalog
-	images  shop.ImageStore
+	images  PhotoStore
 	// storage keeps the rate limiter's counters.
 	storage fiber.Storage
 	// proxies are the trusted reverse proxies clientIP looks behind.
@@ -295,7 +296,10 @@ func (a *site) middleware(app *fiber.App, sessions fiber.Handler, catalog *catal
 	// it sees the header and does not keep them either).
 	app.Use(noStorePersonal)
 	app.Get(static.Prefix+"*", a.serveStatic)
-	app.Get(imagePrefix+":product/:width.:ext", a.serveImage) // no session: images set no cookie
+	// The gallery's route first: Fiber would give the cover's ":width" the
+	// "2/160" of a gallery address. No session: images set no cookie.
+	app.Get(imagePrefix+":product/:photo/:width.:ext", a.serveGalleryImage)
+	app.Get(imagePrefix+":product/:width.:ext", a.serveImage)
 	app.Get("/favicon.ico", a.serveFavicon)
 	app.Get("/healthz", a.healthz)
 	app.Get("/robots.txt", catalog.robots)

@@ -47,6 +47,7 @@ type Catalog interface {
 	Categories(ctx context.Context) ([]string, error)
 	Reload(ctx context.Context) error
 	UploadPhoto(ctx context.Context, body []byte) (string, error)
+	CatalogFiles // the catalogue file's import and export (catalogfile.go)
 }
 
 // Orders reads one order, for the order page and its actions.
@@ -77,6 +78,7 @@ type BackOffice struct {
 	messages  *messagePages
 	products  *productPages
 	people    *peoplePages
+	files     *catalogFilePages
 }
 
 // dashboardPages serve the dashboard.
@@ -125,6 +127,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		messages:  &messagePages{Pages: p, inbox: d.Inbox, mailer: d.Mailer, audit: d.Service},
 		products:  &productPages{Pages: p, products: d.Products, catalog: d.Catalog, audit: d.Service},
 		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit},
+		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
 	}
 }
 
@@ -177,6 +180,9 @@ var table = []route{
 	{Route{"POST", "/admin/products/:id", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminSaveProduct }},
 	{Route{"GET", "/admin/staff", backoffice.AreaStaff}, func(b *BackOffice) fiber.Handler { return b.people.adminStaff }},
 	{Route{"GET", "/admin/audit", backoffice.AreaAudit}, func(b *BackOffice) fiber.Handler { return b.people.adminAudit }},
+	{Route{"GET", "/admin/catalog", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminCatalog }},
+	{Route{"POST", "/admin/catalog", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminImport }},
+	{Route{"GET", "/admin/catalog/export.csv", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminExport }},
 }
 
 // Routes lists every back-office route, for the role tests.
@@ -222,6 +228,7 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaOrders, Label: "Orders", URL: "/admin/orders"},
 		{Area: backoffice.AreaMessages, Label: "Messages", URL: "/admin/messages"},
 		{Area: backoffice.AreaProducts, Label: "Products", URL: "/admin/products"},
+		{Area: backoffice.AreaCatalog, Label: "Catalogue file", URL: "/admin/catalog"},
 		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
 		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
 	} {
@@ -735,10 +742,11 @@ func (a *productPages) uploadPhoto(c *fiber.Ctx, fh *multipart.FileHeader) (stri
 // MaxUpload bounds an uploaded photo.
 const MaxUpload = 8 << 20
 
-// TakesPhoto reports whether a request may carry a product photo: a
-// product editor's save.
+// TakesPhoto reports whether a request may carry an upload larger than a
+// form: a product editor's save (a photo), or a catalogue file.
 func TakesPhoto(c *fiber.Ctx) bool {
-	return c.Method() == fiber.MethodPost && strings.HasPrefix(c.Path(), "/admin/products/") && strings.Count(c.Path(), "/") == 3
+	return takesCatalogFile(c) ||
+		c.Method() == fiber.MethodPost && strings.HasPrefix(c.Path(), "/admin/products/") && strings.Count(c.Path(), "/") == 3
 }
 
 // --- Staff and audit

@@ -21,6 +21,13 @@ func PhotoURL(p shop.Product, width int, format string) string {
 	return fmt.Sprintf("/img/%s/%d.%s?v=%s", url.PathEscape(p.ID), width, format, p.Photo.Hash)
 }
 
+// GalleryPhotoURL is where a variant of a product's gallery photo is
+// served, by its position; like PhotoURL, the hash in v changes whenever
+// the photo does.
+func GalleryPhotoURL(productID string, ph shop.GalleryPhoto, width int, format string) string {
+	return fmt.Sprintf("/img/%s/%d/%d.%s?v=%s", url.PathEscape(productID), ph.Position, width, format, ph.Photo.Hash)
+}
+
 // ThumbnailURL is a small image of p for cart and order lines.
 func ThumbnailURL(set AssetURLs, p shop.Product) string {
 	if !p.Photo.Ready() {

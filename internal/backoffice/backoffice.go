@@ -25,6 +25,8 @@ const (
 	AreaProducts  = "products"
 	AreaStaff     = "staff"
 	AreaAudit     = "audit"
+	// AreaCatalog is the catalogue file's import and export.
+	AreaCatalog = "catalog"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment

@@ -51,6 +51,13 @@ type Service struct {
 	mu      sync.Mutex
 	version int
 	terms   map[string]int
+
+	// fetching counts the photo fetches FetchPhotosLater runs; bgStop
+	// cancels them (csvfile.go).
+	fetching sync.WaitGroup
+	bgOnce   sync.Once
+	bgCtx    context.Context
+	bgStop   context.CancelFunc
 }
 
 // DefaultImportStock is DefaultStock unless configured.

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/nocturne/storefront/internal/images"
 )
@@ -11,7 +10,7 @@ import (
 // products themselves are stored: the catalogue is live at once, with
 // category illustrations, and the photos show once all are stored. Photos that
 // fail are retried by the next import or sync. Images no product names
-// any more are deleted.
+// any more are deleted (FetchPhotos).
 func (s *Service) syncImages(ctx context.Context, parsed *Parsed) error {
 	if s.Images == nil {
 		return nil
@@ -22,23 +21,7 @@ func (s *Service) syncImages(ctx context.Context, parsed *Parsed) error {
 			urls = append(urls, p.Image)
 		}
 	}
-	rep, err := s.Images.Sync(ctx, urls)
+	rep, err := s.FetchPhotos(ctx, urls)
 	parsed.Images = rep
-	if err != nil {
-		return fmt.Errorf("product images: %w", err)
-	}
-	if rep.Fetched > 0 {
-		// New photos change what listings show: a new catalogue version
-		// makes every instance reload and every cached page go stale.
-		if err := s.Images.Store.PhotosChanged(ctx); err != nil {
-			return fmt.Errorf("product images: %w", err)
-		}
-		if err := s.Reload(ctx); err != nil {
-			return fmt.Errorf("product images: %w", err)
-		}
-	}
-	if err := s.Images.Prune(ctx); err != nil {
-		return fmt.Errorf("product images: %w", err)
-	}
-	return nil
+	return err
 }

@@ -104,7 +104,8 @@ type ImageStore interface {
 	// ProductImage returns a stored variant of a product's photo and the
 	// photo's current hash, or an ENOTFOUND.
 	ProductImage(ctx context.Context, productID string, width int, format string) ([]byte, string, error)
-	// PruneImages deletes the images (and variants) no product names.
+	// PruneImages deletes the images (and variants) no product names: as
+	// its image, a photo of its gallery or a variant's image.
 	PruneImages(ctx context.Context) (int64, error)
 	// PhotosChanged bumps the catalogue version (see CatalogVersion):
 	// products' photos are part of the catalogue servers hold in memory.

@@ -43,6 +43,12 @@ type Product struct {
 	// product's Choices, loaded for its page: a Product stays plain values,
 	// so it can be compared and used as a key.
 	OptionCount int
+	// DescriptionHTML is an imported description's HTML, sanitised when
+	// it was imported (catalogcsv.SanitizeBody), which the product page
+	// shows as HTML; Description then holds its text, for search and meta
+	// descriptions. "" when the description is plain text (typed in the
+	// back office, or from a JSON catalogue), which pages show escaped.
+	DescriptionHTML string
 }
 
 // HasOptions reports whether shoppers choose a variant of the product.

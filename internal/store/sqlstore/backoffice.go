@@ -366,16 +366,23 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 					return stockMoved(ctx, tx, p.ID)
 				}
 			}
+			// The editor shows an imported description as its text: once
+			// that text is changed the HTML no longer says the same, and
+			// what staff typed is shown, as typed.
 			res, err := tx.Exec(ctx, `UPDATE products SET title = ?, description = ?, category = ?, price_cents = ?,
 				original_price_cents = ?, image = ?, featured = ?, hidden = ?,
+				description_html = CASE WHEN description = ? THEN description_html ELSE '' END,
 				staff_edited = TRUE, updated_at = ? WHERE id = ?`,
-				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, now, p.ID)
+				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, p.Description, now, p.ID)
 			if err != nil {
 				return s.FormatError(err, "update product", Messages{shop.EINVALID: "Price cannot be negative."})
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				return shop.Errorf(shop.ENOTFOUND, shop.MsgProductNotFound)
 			}
+		}
+		if err := coverIsPhotoOne(ctx, tx, p.ID, p.Image, p.Title); err != nil {
+			return fmt.Errorf("save product: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO categories (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, p.Category); err != nil {
 			return fmt.Errorf("save product: category: %w", err)

@@ -180,8 +180,9 @@ func (s *Store) ReplaceCatalog(ctx context.Context, source string, categories []
 			ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
 				category = excluded.category, price_cents = excluded.price_cents, image = excluded.image,
 				rating = excluded.rating, review_count = excluded.review_count, featured = excluded.featured,
-				source = excluded.source, updated_at = excluded.updated_at
+				source = excluded.source, updated_at = excluded.updated_at, description_html = ''
 			WHERE NOT p.staff_edited AND NOT (p.title = excluded.title AND p.description = excluded.description
+				AND p.description_html = ''
 				AND p.category = excluded.category AND p.price_cents = excluded.price_cents AND p.image = excluded.image
 				AND p.rating = excluded.rating AND p.review_count = excluded.review_count
 				AND p.featured = excluded.featured AND p.source = excluded.source)`))
@@ -198,12 +199,25 @@ func (s *Store) ReplaceCatalog(ctx context.Context, source string, categories []
 			return s.FormatError(err, "import", nil)
 		}
 		defer variant.Close()
+		cover, err := prepareCovers(ctx, tx)
+		if err != nil {
+			return s.FormatError(err, "import", nil)
+		}
+		defer cover.Close()
 		imported := make(map[string]bool, len(products))
 		for _, p := range products {
 			imported[p.ID] = true
-			if _, err := upsert.ExecContext(ctx, p.ID, p.Title, p.Description, p.Category, p.Price, p.Image,
-				p.Rating, p.ReviewCount, p.Featured, source, now); err != nil {
+			res, err := upsert.ExecContext(ctx, p.ID, p.Title, p.Description, p.Category, p.Price, p.Image,
+				p.Rating, p.ReviewCount, p.Featured, source, now)
+			if err != nil {
 				return s.FormatError(err, "import product "+p.ID, nil)
+			}
+			// Photo 1 is the cover just written; an import's product has
+			// no description of its own for it but its title.
+			if n, _ := res.RowsAffected(); n > 0 {
+				if err := cover.set(ctx, p.ID, p.Image, p.Title); err != nil {
+					return s.FormatError(err, "import product "+p.ID, nil)
+				}
 			}
 			if _, err := variant.ExecContext(ctx, p.ID, p.ID, max(p.Stock, 0), now, p.ID); err != nil {
 				return s.FormatError(err, "import product "+p.ID, nil)

@@ -88,10 +88,16 @@ func (s *Store) ProductImage(ctx context.Context, productID string, width int, f
 	return data, hash, nil
 }
 
-// PruneImages deletes the images no product names; their variants go with
-// them (ON DELETE CASCADE).
+// PruneImages deletes the images no product names, as its cover, a photo
+// of its gallery or a variant's image; their variants go with them (ON
+// DELETE CASCADE). The gallery is asked first: it holds every cover too
+// (photo 1) and is indexed by URL, so an image in use is found at once and
+// only unused ones are looked for among the (unindexed) covers and
+// variants.
 func (s *Store) PruneImages(ctx context.Context) (int64, error) {
-	res, err := s.Exec(ctx, `DELETE FROM images WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.image = images.url)`)
+	res, err := s.Exec(ctx, `DELETE FROM images WHERE NOT EXISTS (SELECT 1 FROM product_photos ph WHERE ph.url = images.url)
+		AND NOT EXISTS (SELECT 1 FROM products p WHERE p.image = images.url)
+		AND NOT EXISTS (SELECT 1 FROM variants v WHERE v.image = images.url)`)
 	if err != nil {
 		return 0, s.FormatError(err, "prune images", nil)
 	}

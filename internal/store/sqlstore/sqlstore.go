@@ -328,6 +328,8 @@ type Stores interface {
 	shop.ProductAdminStore
 	shop.DashboardStore
 	shop.VariantStore
+	shop.GalleryStore
+	shop.CatalogFileStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has
