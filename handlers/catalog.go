@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -327,9 +329,6 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 		if !sel.Enabled {
 			p.Stock = 0
 		}
-		if sel.Image != "" && sel.Image != p.Image {
-			p.Image, p.Photo = sel.Image, shop.Photo{}
-		}
 		buy = &pages.VariantBuy{VariantID: sel.ID, Buyable: sel.Buyable(), Variation: shop.Variation(choices.Options, sel.Values)}
 	} else if a.stock != nil {
 		// The product page shows the stock as it is now, not the in-memory
@@ -343,6 +342,16 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	set, _ := a.Assets.Current()
 	card.Image = picture(set, *p, productSizes)
 	card.Image.Alt, card.Image.High = p.Title, true
+	var gallery *pages.Gallery
+	if p.PhotoCount > 1 {
+		// Several photos: the one asked for (?photo=N), else the chosen
+		// variant's, else the cover; the others as thumbnails.
+		if photos, err := a.catalog.Gallery(c.UserContext(), p.ID); err != nil {
+			a.Log.Error("product gallery", "err", err, "product", p.ID, "request_id", web.RequestID(c))
+		} else {
+			card.Image, gallery = productGallery(set, *p, photos, c.Query("photo"), sel.Image, c.Query("variant"))
+		}
+	}
 	base := a.Config.BaseURL.String()
 	fr.Canonical = base + "/product/" + url.PathEscape(p.ID)
 	fr.Description = truncate(p.Description, 160)
@@ -351,7 +360,8 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	if strings.HasPrefix(fr.OGImage, "/") {
 		fr.OGImage = base + fr.OGImage
 	}
-	page := pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical, Buy: buy}
+	page := pages.ProductPage{Card: card, CategoryLabel: pages.CategoryLabel(p.Category), CanonicalURL: fr.Canonical, Buy: buy,
+		Gallery: gallery}
 	if buy == nil {
 		fr.Head = templ.JSONScript("product-jsonld", productJSONLD(*p, fr.Canonical, fr.OGImage)).WithType("application/ld+json")
 		return web.Render(c, fiber.StatusOK, pages.Product(fr, page))
@@ -381,6 +391,39 @@ func (a *catalogHandlers) product(c *fiber.Ctx) error {
 	page.Picker, fr.Head = templ.Raw(html), templ.Raw(head)
 	return web.Render(c, fiber.StatusOK, pages.Product(fr, page))
 }
+
+// productGallery is a product page's photo shown (main) and its
+// thumbnails, links to ?photo=N beside the variant chosen: the photo
+// asked for, else the variant's own (variantImage), else the cover.
+func productGallery(set web.AssetURLs, p shop.Product, photos []shop.GalleryPhoto, photoParam, variantImage, variantParam string) (components.Picture, *pages.Gallery) {
+	pics, urls := galleryWithURLs(set, p, photos, productSizes)
+	shown := 0
+	if n, err := strconv.Atoi(photoParam); err == nil && n >= 1 && n <= len(pics) {
+		shown = n - 1
+	} else if i := slices.Index(urls, variantImage); variantImage != "" && i >= 0 {
+		shown = i
+	}
+	main := pics[shown]
+	main.High = true
+	g := &pages.Gallery{FullSize: main.Src}
+	if len(pics) < 2 {
+		return main, nil
+	}
+	for i, pic := range pics {
+		q := url.Values{"photo": {strconv.Itoa(i + 1)}}
+		if variantParam != "" {
+			q.Set("variant", variantParam)
+		}
+		pic.Sizes, pic.Lazy, pic.High = thumbSizes, true, false
+		g.Thumbs = append(g.Thumbs, pages.Thumb{Picture: pic, URL: "/product/" + url.PathEscape(p.ID) + "?" + q.Encode() + "#photo",
+			Current: i == shown, Number: i + 1})
+	}
+	return main, g
+}
+
+// thumbSizes are a gallery thumbnail's rendered widths: small, so the
+// browser takes the smallest stored photo.
+const thumbSizes = "80px"
 
 // variantPicker is the product page's choice of variant: each option's
 // values as links to the variant they lead to, the combinations that can't

@@ -27,11 +27,12 @@ func (downCatalog) Product(context.Context, string) (*shop.Product, error) {
 func (downCatalog) StoredProduct(context.Context, string) (*shop.Product, error) {
 	return nil, errDown
 }
-func (downCatalog) Categories(context.Context) ([]string, error)          { return nil, errDown }
-func (downCatalog) Featured(context.Context, int) ([]shop.Product, error) { return nil, errDown }
-func (downCatalog) ProductIDs(context.Context) ([]string, error)          { return nil, errDown }
-func (downCatalog) Version() int64                                        { return 0 }
-func (downCatalog) Facets(context.Context) ([]shop.Option, error)         { return nil, errDown }
+func (downCatalog) Categories(context.Context) ([]string, error)                 { return nil, errDown }
+func (downCatalog) Featured(context.Context, int) ([]shop.Product, error)        { return nil, errDown }
+func (downCatalog) ProductIDs(context.Context) ([]string, error)                 { return nil, errDown }
+func (downCatalog) Version() int64                                               { return 0 }
+func (downCatalog) Facets(context.Context) ([]shop.Option, error)                { return nil, errDown }
+func (downCatalog) Gallery(context.Context, string) ([]shop.GalleryPhoto, error) { return nil, errDown }
 
 var _ handlers.Catalog = downCatalog{}
 

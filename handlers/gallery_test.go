@@ -103,6 +103,38 @@ func TestGalleryImages_Served(t *testing.T) {
 	if !strings.HasPrefix(pics[1].Src, "/img/moon-lamp/3/") {
 		t.Errorf("photo 3 at %q", pics[1].Src)
 	}
+
+	// The product page shows the gallery without JavaScript: thumbnails
+	// link to the page showing each photo, the steel variant shows its
+	// own, and the imported description is the sanitised HTML.
+	for _, tt := range []struct{ query, main, current string }{
+		{"", "/img/moon-lamp/600.jpg", "1"}, // the cover, at its own address
+		{"?photo=2", "/img/moon-lamp/3/", "2"},
+		{"?variant=moon-lamp-small-steel", "/img/moon-lamp/3/", "2"},
+		{"?photo=9", "/img/moon-lamp/600.jpg", "1"},
+	} {
+		_, doc := shopper.get("/product/moon-lamp" + tt.query)
+		if src := doc.Find(`#photo img`).AttrOr("src", ""); !strings.HasPrefix(src, tt.main) {
+			t.Errorf("%q: photo shown %q, want %s…", tt.query, src, tt.main)
+		}
+		thumbs := doc.Find(`[data-testid="gallery-thumb"]`)
+		if thumbs.Length() != 2 {
+			t.Errorf("%q: %d thumbnails, want 2 (photo 2 is not stored)", tt.query, thumbs.Length())
+		}
+		if got := strings.TrimPrefix(text(doc, `[data-testid="gallery-thumb"][aria-current="true"] .sr-only`), "Photo "); got != tt.current {
+			t.Errorf("%q: current thumbnail %q, want %s", tt.query, got, tt.current)
+		}
+		if href := thumbs.Eq(1).AttrOr("href", ""); !strings.HasPrefix(href, "/product/moon-lamp?photo=2") {
+			t.Errorf("%q: thumbnail link %q", tt.query, href)
+		}
+		if full := doc.Find(`[data-testid="full-size"]`).AttrOr("href", ""); !strings.HasPrefix(full, tt.main) {
+			t.Errorf("%q: full size %q", tt.query, full)
+		}
+	}
+	_, doc := shopper.get("/product/moon-lamp")
+	if html, _ := doc.Find(`[data-testid="description"]`).Html(); strings.TrimSpace(html) != "<p>A <em>warm</em> lamp.</p>" {
+		t.Errorf("description %q", html)
+	}
 	for path, want := range map[string]int{
 		"/img/moon-lamp/3/960.jpg": http.StatusFound,    // 300 px wide: its own width instead
 		"/img/moon-lamp/2/160.jpg": http.StatusNotFound, // its fetch failed

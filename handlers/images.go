@@ -53,7 +53,15 @@ func picture(set web.AssetURLs, p shop.Product, sizes string) components.Picture
 // until it is stored (not fetched yet, or its fetch failed). photos are
 // catalog.Service.Gallery's.
 func galleryPictures(set web.AssetURLs, p shop.Product, photos []shop.GalleryPhoto, sizes string) []components.Picture {
+	pics, _ := galleryWithURLs(set, p, photos, sizes)
+	return pics
+}
+
+// galleryWithURLs is galleryPictures with the URL each picture shows (a
+// variant names its photo by URL).
+func galleryWithURLs(set web.AssetURLs, p shop.Product, photos []shop.GalleryPhoto, sizes string) ([]components.Picture, []string) {
 	var out []components.Picture
+	var urls []string
 	for _, ph := range photos {
 		var pic components.Picture
 		switch {
@@ -71,13 +79,15 @@ func galleryPictures(set web.AssetURLs, p shop.Product, photos []shop.GalleryPho
 			pic.Alt = p.Title
 		}
 		out = append(out, pic)
+		urls = append(urls, ph.URL)
 	}
 	if len(out) == 0 { // no photo at all: the illustration, as for the cover
 		pic := picture(set, p, sizes)
 		pic.Alt = p.Title
 		out = append(out, pic)
+		urls = append(urls, p.Image)
 	}
-	return out
+	return out, urls
 }
 
 // photoPicture is the view model of a stored photo whose variants urlOf

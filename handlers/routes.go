@@ -96,6 +96,8 @@ type Catalog interface {
 	ProductIDs(ctx context.Context) ([]string, error)
 	// Facets are the options listings can be filtered by, with their values.
 	Facets(ctx context.Context) ([]shop.Option, error)
+	// Gallery is a product's photos, in order; photo 1 is the cover.
+	Gallery(ctx context.Context, productID string) ([]shop.GalleryPhoto, error)
 	// Version is the catalogue version served, which keys the page cache.
 	Version() int64
 }

@@ -43,6 +43,8 @@ type Product struct {
 	// product's Choices, loaded for its page: a Product stays plain values,
 	// so it can be compared and used as a key.
 	OptionCount int
+	// PhotoCount is how many photos its gallery has (the cover is one).
+	PhotoCount int
 	// DescriptionHTML is an imported description's HTML, sanitised when
 	// it was imported (catalogcsv.SanitizeBody), which the product page
 	// shows as HTML; Description then holds its text, for search and meta

@@ -282,11 +282,16 @@ func testSearch(t *testing.T, b Backend) {
 }
 
 // sameProduct reports whether a product read back is the one stored: a
-// product sold as its one default variant spans no prices but its own.
+// product sold as its one default variant spans no prices but its own,
+// and its gallery is its image, if it has one.
 func sameProduct(got, want shop.Product) bool {
-	if got.PriceMin != got.Price || got.PriceMax != got.Price {
+	photos := 0
+	if want.Image != "" {
+		photos = 1
+	}
+	if got.PriceMin != got.Price || got.PriceMax != got.Price || got.PhotoCount != photos {
 		return false
 	}
-	got.PriceMin, got.PriceMax = want.PriceMin, want.PriceMax
+	got.PriceMin, got.PriceMax, got.PhotoCount = want.PriceMin, want.PriceMax, want.PhotoCount
 	return reflect.DeepEqual(got, want)
 }
