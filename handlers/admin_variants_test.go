@@ -164,9 +164,20 @@ func TestAdminVariants_AddSizeGeneratesVariants(t *testing.T) {
 	if got := text(doc, `[data-testid="no-generate"]`); got != backoffice.MsgAllGenerated {
 		t.Errorf("with every combination made: %q", got)
 	}
-	// The shop shows it at once: the product's stock is its variants'.
+	// The shop shows it at once: the product's stock is its variants', and
+	// shoppers choose a size, of which only M is in stock.
 	if p, err := b.app.catalog.Product(ctx, "nb-041"); err != nil || p.OptionCount != 1 || p.Stock != 60 || p.PriceMin != p.Price {
 		t.Errorf("catalogue: %+v, %v", p, err)
+	}
+	_, page := b.app.client(t).get("/product/nb-041")
+	if got := optionValues(page); fmt.Sprint(got) != "map[Size=L:crossed out Size=M:available Size=XL:crossed out]" {
+		t.Errorf("the product page offers %v", got)
+	}
+	if res := b.shopper.addToCart("/product/nb-041", "nb-041", "2", "variant", "nb-041-m"); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("add Size M to the cart: %d", res.StatusCode)
+	}
+	if _, cart := b.shopper.get("/cart"); !strings.Contains(cart.Find("main").Text(), "Size: M") {
+		t.Error("the cart does not name the size")
 	}
 
 	// The product editor now leaves stock to the variants: saving it
