@@ -32,6 +32,7 @@ type Deps struct {
 	Audit      shop.AuditStore
 	Fulfilment shop.FulfilmentStore
 	Products   shop.ProductAdminStore
+	Variants   shop.VariantAdminStore
 	Inbox      shop.InboxStore
 	Dashboard  shop.DashboardStore
 	Orders     Orders
@@ -77,6 +78,7 @@ type BackOffice struct {
 	orders    *orderPages
 	messages  *messagePages
 	products  *productPages
+	variants  *variantPages
 	people    *peoplePages
 	files     *catalogFilePages
 }
@@ -126,6 +128,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		orders:    &orderPages{Pages: p, orders: d.Orders, fulfilment: d.Fulfilment, service: d.Service},
 		messages:  &messagePages{Pages: p, inbox: d.Inbox, mailer: d.Mailer, audit: d.Service},
 		products:  &productPages{Pages: p, products: d.Products, catalog: d.Catalog, audit: d.Service},
+		variants:  newVariantPages(p, d),
 		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit},
 		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
 	}
@@ -178,6 +181,16 @@ var table = []route{
 	{Route{"POST", "/admin/products/new", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminCreateProduct }},
 	{Route{"GET", "/admin/products/:id", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminEditProduct }},
 	{Route{"POST", "/admin/products/:id", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminSaveProduct }},
+	{Route{"GET", "/admin/products/:id/variants", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminVariants }},
+	{Route{"POST", "/admin/products/:id/variants", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminSaveVariants }},
+	{Route{"POST", "/admin/products/:id/variants/bulk", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminBulkVariants }},
+	{Route{"POST", "/admin/products/:id/variants/generate", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminGenerate }},
+	{Route{"POST", "/admin/products/:id/variants/options", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminAddOption }},
+	{Route{"POST", "/admin/products/:id/variants/options/rename", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminRenameOption }},
+	{Route{"POST", "/admin/products/:id/variants/options/remove", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminRemoveOption }},
+	{Route{"POST", "/admin/products/:id/variants/values", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminAddValue }},
+	{Route{"POST", "/admin/products/:id/variants/values/remove", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminRemoveValue }},
+	{Route{"POST", "/admin/products/:id/variants/values/move", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminMoveValue }},
 	{Route{"GET", "/admin/staff", backoffice.AreaStaff}, func(b *BackOffice) fiber.Handler { return b.people.adminStaff }},
 	{Route{"GET", "/admin/audit", backoffice.AreaAudit}, func(b *BackOffice) fiber.Handler { return b.people.adminAudit }},
 	{Route{"GET", "/admin/catalog", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminCatalog }},
@@ -598,7 +611,8 @@ func (a *productPages) adminProducts(c *fiber.Ctx) error {
 
 func formOf(p *shop.Product) pages.ProductForm {
 	f := pages.ProductForm{ID: p.ID, Title: p.Title, Description: p.Description, Category: p.Category,
-		Price: money.Text(p.Price), Stock: strconv.Itoa(p.Stock), StockWas: strconv.Itoa(p.Stock), Featured: p.Featured, Visible: !p.Hidden, Image: p.Image}
+		Price: money.Text(p.Price), Stock: strconv.Itoa(p.Stock), StockWas: strconv.Itoa(p.Stock), Featured: p.Featured, Visible: !p.Hidden, Image: p.Image,
+		Variants: p.HasOptions()}
 	if p.Original > 0 {
 		f.Original = money.Text(p.Original)
 	}
@@ -658,6 +672,9 @@ func (a *productPages) saveProduct(c *fiber.Ctx, before *shop.Product) error {
 	}
 	if before != nil {
 		form.ID, form.Image = before.ID, before.Image
+		// A product with options has no stock of its own to edit here:
+		// what is posted equals what was loaded, so none is written.
+		form.Variants = before.HasOptions()
 	}
 	edit, errs := backoffice.ParseProduct(backoffice.ProductInput{ID: form.ID, Title: form.Title, Description: form.Description,
 		Category: form.Category, Price: form.Price, Original: form.Original, Stock: form.Stock, StockWas: form.StockWas,

@@ -350,7 +350,8 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 			// A new product is sold as its default variant.
 			if _, err := tx.Exec(ctx, `INSERT INTO variants (id, product_id, position, stock, stock_changed_at) VALUES (?, ?, 1, ?, ?)`,
 				p.ID, p.ID, p.Stock, now); err != nil {
-				return s.FormatError(err, "create product", Messages{shop.EINVALID: "Stock and price cannot be negative."})
+				return s.FormatError(err, "create product", Messages{shop.EINVALID: "Stock and price cannot be negative.",
+					shop.ECONFLICT: fmt.Sprintf(shop.MsgIDTakenByVariant, p.ID)})
 			}
 		} else {
 			if p.Stock != e.StockWas {

@@ -330,6 +330,7 @@ type Stores interface {
 	shop.VariantStore
 	shop.GalleryStore
 	shop.CatalogFileStore
+	shop.VariantAdminStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has

@@ -84,7 +84,8 @@ func (b Backend) open(t *testing.T) (Store, KV, *Clock) {
 
 // Run runs every conformance test against b. Each area is a file of this
 // package (catalog.go, cart.go, wishlist.go, users.go, orders.go, misc.go,
-// backoffice.go, health.go, payments.go, photos.go, catalogfile.go)
+// backoffice.go, variantedit.go, health.go, payments.go, photos.go,
+// catalogfile.go)
 // with one function here; every test opens its own store, so the areas
 // run in parallel (a database's round trips, not its CPU, are most of
 // their time).
@@ -101,6 +102,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("Misc", func(t *testing.T) { t.Parallel(); testMisc(t, b) })
 	t.Run("ProductImages", func(t *testing.T) { t.Parallel(); productImages(t, b) })
 	t.Run("BackOffice", func(t *testing.T) { t.Parallel(); testBackOffice(t, b) })
+	t.Run("VariantEditor", func(t *testing.T) { t.Parallel(); testVariantEditor(t, b) })
 	t.Run("Health", func(t *testing.T) { t.Parallel(); testHealth(t, b) })
 	t.Run("Payments", func(t *testing.T) { t.Parallel(); testPayments(t, b) })
 	t.Run("Photos", func(t *testing.T) { t.Parallel(); testPhotos(t, b) })
