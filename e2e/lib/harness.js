@@ -633,3 +633,21 @@ export async function awaitPayment(page) {
   }
   return state;
 }
+
+/**
+ * Clicks a submit button and waits until the page the POST leads to (after
+ * any redirects) has loaded. Returns the response to the POST itself.
+ */
+export async function submit(page, button) {
+  const [res] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest() && r.frame() === page.mainFrame()),
+    page.waitForEvent('load'),
+    button.click(),
+  ]);
+  return res;
+}
+
+/** Clicks a link (or anything that navigates with GET) and waits for the new page. */
+export async function follow(page, link) {
+  await Promise.all([page.waitForEvent('load'), link.click()]);
+}

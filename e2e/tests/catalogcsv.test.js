@@ -15,7 +15,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-import { useShop, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, WAIT_MS } from '../lib/harness.js';
+import { useShop, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, WAIT_MS, submit } from '../lib/harness.js';
 
 const PASSWORD = 'moonlit-garden-7';
 
@@ -91,14 +91,6 @@ function uniqueEmail(label) {
   return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
 }
 
-async function submit(page, button) {
-  const [res] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest() && r.frame() === page.mainFrame()),
-    page.waitForEvent('load'),
-    button.click(),
-  ]);
-  return res;
-}
 
 async function register(page, email) {
   await open(page, '/register');
@@ -245,7 +237,7 @@ describe('Catalogue file', () => {
         assert.equal(await text(shopper.getByTestId('category-link')), 'Lighting');
         const img = shopper.getByTestId('product-detail').locator('img').first();
         assert.match(await img.getAttribute('src'), new RegExp(`^/img/${handle}/\\d+\\.jpg\\?v=`));
-        assert.equal(await img.getAttribute('alt'), 'Reading Lamp');
+        assert.equal(await img.getAttribute('alt'), 'Reading Lamp in brass', 'the photo shown is described by its own alt text');
         const photo = await shopper.request.get(await img.getAttribute('src'));
         assert.equal(photo.status(), 200);
         assert.equal(photo.headers()['content-type'], 'image/jpeg');

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL } from '../lib/harness.js';
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, submit, follow } from '../lib/harness.js';
 
 const PASSWORD = 'moonlit-garden-7';
 const PHONE = { width: 375, height: 812 };
@@ -23,19 +23,7 @@ function uniqueEmail(label) {
   return `${label}-${Date.now()}-${rand}@example.com`;
 }
 
-/** Clicks a submit button and waits for the page the POST leads to. */
-async function submit(page, button) {
-  const [res] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest() && r.frame() === page.mainFrame()),
-    page.waitForEvent('load'),
-    button.click(),
-  ]);
-  return res;
-}
 
-async function follow(page, link) {
-  await Promise.all([page.waitForEvent('load'), link.click()]);
-}
 
 describe('Options and variants in the back office', () => {
   const shop = useShop();

@@ -10,7 +10,7 @@
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, awaitPayment, NARROW } from '../lib/harness.js';
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, awaitPayment, NARROW, submit, follow } from '../lib/harness.js';
 
 const JACKET = '/product/nb-014';
 const SHIP = {
@@ -23,20 +23,7 @@ function pathOf(page) {
   return new URL(page.url()).pathname;
 }
 
-/** Clicks a link and waits for the new page. */
-async function follow(page, link) {
-  await Promise.all([page.waitForEvent('load'), link.click()]);
-}
 
-/** Clicks a submit button and waits for the page the POST leads to. */
-async function submit(page, button) {
-  const [res] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest() && r.frame() === page.mainFrame()),
-    page.waitForEvent('load'),
-    button.click(),
-  ]);
-  return res;
-}
 
 /** Posts a shop form from the page (its cookies), to set up a state quickly. */
 async function postAs(page, action, fields) {
