@@ -179,7 +179,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Variants:    cat,
 		Unavailable: db.Unavailable,
 		Admin: admin.Deps{
-			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
+			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: office,
 		},
 	})

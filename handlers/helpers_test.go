@@ -169,7 +169,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	outbox := &mail.Outbox{Store: db, Log: log}
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
-	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Inbox: db, Dashboard: db, Mailer: outbox,
+	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)

@@ -186,7 +186,8 @@ describe('Options and variants in the back office', () => {
     } finally {
       await context.close();
     }
-    for (const p of [withVariants, plain]) {
+    // The photos editor of the same product too.
+    for (const p of [withVariants, plain, '/admin/products/nb-043/photos']) {
       await checkA11y(p, { setup });
       await checkA11y(p, { setup, viewport: PHONE });
     }

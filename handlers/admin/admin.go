@@ -33,12 +33,14 @@ type Deps struct {
 	Fulfilment shop.FulfilmentStore
 	Products   shop.ProductAdminStore
 	Variants   shop.VariantAdminStore
-	Inbox      shop.InboxStore
-	Dashboard  shop.DashboardStore
-	Orders     Orders
-	Service    *backoffice.Service
-	Mailer     mail.Mailer
-	Catalog    Catalog
+	// Gallery is the products' photos (the gallery editor); nil: none.
+	Gallery   shop.GalleryStore
+	Inbox     shop.InboxStore
+	Dashboard shop.DashboardStore
+	Orders    Orders
+	Service   *backoffice.Service
+	Mailer    mail.Mailer
+	Catalog   Catalog
 }
 
 // Catalog is what the product editor needs of the catalogue service:
@@ -79,6 +81,7 @@ type BackOffice struct {
 	messages  *messagePages
 	products  *productPages
 	variants  *variantPages
+	photos    *photoPages
 	people    *peoplePages
 	files     *catalogFilePages
 }
@@ -129,6 +132,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		messages:  &messagePages{Pages: p, inbox: d.Inbox, mailer: d.Mailer, audit: d.Service},
 		products:  &productPages{Pages: p, products: d.Products, catalog: d.Catalog, audit: d.Service},
 		variants:  newVariantPages(p, d),
+		photos:    &photoPages{Pages: p, products: d.Products, gallery: d.Gallery, catalog: d.Catalog, service: d.Service},
 		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit},
 		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
 	}
@@ -182,6 +186,8 @@ var table = []route{
 	{Route{"GET", "/admin/products/:id", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminEditProduct }},
 	{Route{"POST", "/admin/products/:id", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminSaveProduct }},
 	{Route{"GET", "/admin/products/:id/variants", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminVariants }},
+	{Route{"GET", "/admin/products/:id/photos", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.photos.adminPhotos }},
+	{Route{"POST", "/admin/products/:id/photos", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.photos.adminSavePhotos }},
 	{Route{"POST", "/admin/products/:id/variants", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminSaveVariants }},
 	{Route{"POST", "/admin/products/:id/variants/bulk", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminBulkVariants }},
 	{Route{"POST", "/admin/products/:id/variants/generate", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.variants.adminGenerate }},
