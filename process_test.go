@@ -299,17 +299,11 @@ func TestProcess_SigtermWaitsForPayment(t *testing.T) {
 	srv := startServer(t, dir, "PAYMENT_DELAY=2s", "PAYMENT_TIMEOUT=5s", "SHUTDOWN_GRACE=20s")
 	sh := newShopper(t, srv.base)
 	key := sh.toReview("term@example.com")
-	placed := make(chan *http.Response, 1)
-	go func() {
-		res, _ := sh.post("/checkout/place", url.Values{"key": {key}})
-		placed <- res
-	}()
+	if res, _ := sh.post("/checkout/place", url.Values{"key": {key}}); !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
+		t.Fatalf("place: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
 	waitFor(t, "a pending order", func() bool { return orderStates(t, dir)["pending"] == 1 })
 	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
-	res := <-placed
-	if !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
-		t.Errorf("Place Order during shutdown: %d %q", res.StatusCode, res.Header.Get("Location"))
-	}
 	if err := <-srv.done; err != nil {
 		t.Errorf("exit: %v\n%s", err, srv.logs)
 	}
@@ -402,14 +396,9 @@ func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
 	srv := startServer(t, dir, append(env, "SHUTDOWN_GRACE=300ms")...)
 	sh := newShopper(t, srv.base)
 	key := sh.toReview("grace@example.com")
-	go func() {
-		req, _ := http.NewRequest(http.MethodPost, srv.base+"/checkout/place", strings.NewReader(url.Values{"key": {key}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Sec-Fetch-Site", "same-origin")
-		if res, err := sh.hc.Do(req); err == nil {
-			res.Body.Close()
-		}
-	}()
+	if res, _ := sh.post("/checkout/place", url.Values{"key": {key}}); !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
+		t.Fatalf("place: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
 	waitFor(t, "a pending order", func() bool { return orderStates(t, dir)["pending"] == 1 })
 	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
 	if err := <-srv.done; err != nil {
