@@ -126,6 +126,17 @@ type Order struct {
 	PaymentIntent   string
 	PaidAt          time.Time
 	Refunded        Cents
+	// PromoCode is the code the order was placed with ("" none) and
+	// Discount what it took off; the store counts the code's use in the
+	// transaction that places the order. ShippingMethod names the method
+	// chosen. TaxIncluded says Tax is the part of the prices that was tax
+	// (VAT style) rather than added to them; TaxLines break Tax down by
+	// rate as it was when the order was placed.
+	PromoCode      string
+	Discount       Cents
+	ShippingMethod string
+	TaxIncluded    bool
+	TaxLines       []TaxLine
 }
 
 // Paid reports whether the order's money was taken (and not all given

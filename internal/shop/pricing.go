@@ -1,0 +1,129 @@
+package shop
+
+import (
+	"context"
+	"time"
+)
+
+// A shipping zone is where a set of shipping methods deliver: countries,
+// named as the checkout names them ("United States"), and optionally some
+// of their states. An address belongs to the first zone, by Position, that
+// holds its country and, when the zone lists states, its state.
+type ShippingZone struct {
+	ID        string
+	Name      string
+	Countries []string
+	States    []string // empty: the whole of each country
+	Position  int
+}
+
+// A shipping method is one way an order travels: its price, when it is
+// free, the business days it takes and the hour by which an order must be
+// placed to leave that day (in the shop's time zone).
+type ShippingMethod struct {
+	ID       string
+	Name     string
+	Price    Cents
+	FreeFrom Cents // 0: never free; otherwise free from this subtotal (after discounts)
+	MinDays  int   // business days, counted from the day the order leaves
+	MaxDays  int
+	// CutoffHour is the hour (0–23, shop time) before which an order leaves
+	// the same business day; -1 when the method has no cut-off and orders
+	// leave the next business day.
+	CutoffHour int
+	ZoneIDs    []string
+	Position   int
+	Enabled    bool
+}
+
+// A tax rate applies to addresses in Country and, when State is set, only
+// in that state; a state's rate wins over its country's. Rate is in basis
+// points: 1000 is 10 %.
+type TaxRate struct {
+	ID      string
+	Name    string // "Tax", "VAT", "Sales tax"
+	Country string // "" applies where no other rate does
+	State   string
+	Rate    int
+}
+
+// PricingSettings are the shop-wide switches of the pricing rules.
+type PricingSettings struct {
+	// PricesIncludeTax says catalogue prices hold tax (VAT style): totals
+	// state the tax part instead of adding it.
+	PricesIncludeTax bool
+	// TaxShipping says shipping is taxed at the address's rate.
+	TaxShipping bool
+}
+
+// Promo code kinds.
+const (
+	PromoPercent      = "percent"       // Value is basis points off the subtotal
+	PromoFixed        = "fixed"         // Value is minor units off the subtotal
+	PromoFreeShipping = "free_shipping" // shipping costs nothing
+)
+
+// A promo code is a discount a shopper types in the cart or at Review.
+type PromoCode struct {
+	Code            string // as typed by staff; matched without regard to case
+	Kind            string
+	Value           int64 // see the kinds
+	MinSubtotal     Cents
+	StartsAt        time.Time // zero: from now
+	EndsAt          time.Time // zero: never ends
+	UsageCap        int       // 0: unlimited
+	OncePerCustomer bool
+	Paused          bool
+	Used            int // orders placed with it and not cancelled or expired
+	CreatedAt       time.Time
+}
+
+// A tax line is what an order was taxed at one rate: it is stored with the
+// order so a later change of rates never rewrites a past order.
+type TaxLine struct {
+	Name   string
+	Rate   int // basis points
+	Base   Cents
+	Amount Cents
+}
+
+// PricingStore keeps the shop's shipping, tax and promo settings. They live
+// in the database so every instance prices alike.
+type PricingStore interface {
+	ShippingZones(ctx context.Context) ([]ShippingZone, error)
+	ShippingMethods(ctx context.Context) ([]ShippingMethod, error)
+	TaxRates(ctx context.Context) ([]TaxRate, error)
+	PricingSettings(ctx context.Context) (PricingSettings, error)
+	SaveShippingZone(ctx context.Context, z ShippingZone) (ShippingZone, error)
+	DeleteShippingZone(ctx context.Context, id string) error
+	SaveShippingMethod(ctx context.Context, m ShippingMethod) (ShippingMethod, error)
+	DeleteShippingMethod(ctx context.Context, id string) error
+	SaveTaxRate(ctx context.Context, r TaxRate) (TaxRate, error)
+	DeleteTaxRate(ctx context.Context, id string) error
+	SavePricingSettings(ctx context.Context, s PricingSettings) error
+}
+
+// PromoStore keeps promo codes and their usage. A code's use is counted in
+// the transaction that places the order (see Order.PromoCode) and given
+// back when that order is cancelled or its payment expires.
+type PromoStore interface {
+	PromoCode(ctx context.Context, code string) (PromoCode, error) // ENOTFOUND
+	PromoCodes(ctx context.Context) ([]PromoCode, error)
+	SavePromoCode(ctx context.Context, c PromoCode) (PromoCode, error) // EINVALID for a duplicate code
+	SetPromoPaused(ctx context.Context, code string, paused bool) error
+	// PromoUsedBy reports whether the customer (an account id, or an
+	// e-mail for a guest) has an order that holds the code.
+	PromoUsedBy(ctx context.Context, code, customer string) (bool, error)
+}
+
+// Why a promo code is refused, stated next to the code field. The store
+// returns the last two when the order that would use the code is placed,
+// since only then is the count certain.
+const (
+	MsgPromoUnknown     = "That code isn't valid."
+	MsgPromoExpired     = "That code has expired."
+	MsgPromoNotYet      = "That code isn't valid yet."
+	MsgPromoMinimum     = "That code needs a subtotal of at least %s."
+	MsgPromoAlreadyUsed = "You have already used that code."
+	MsgPromoUsedUp      = "That code has been used up."
+)
