@@ -409,20 +409,23 @@ func productGallery(set web.AssetURLs, p shop.Product, photos []shop.GalleryPhot
 	if len(pics) < 2 {
 		return main, nil
 	}
-	for i, pic := range pics {
+	thumbs, _ := galleryWithURLs(set, p, photos, thumbSizes)
+	for i, pic := range thumbs {
 		q := url.Values{"photo": {strconv.Itoa(i + 1)}}
 		if variantParam != "" {
 			q.Set("variant", variantParam)
 		}
-		pic.Sizes, pic.Lazy, pic.High = thumbSizes, true, false
+		pic.Lazy = true
 		g.Thumbs = append(g.Thumbs, pages.Thumb{Picture: pic, URL: "/product/" + url.PathEscape(p.ID) + "?" + q.Encode() + "#photo",
 			Current: i == shown, Number: i + 1})
 	}
 	return main, g
 }
 
-// thumbSizes are a gallery thumbnail's rendered widths: small, so the
-// browser takes the smallest stored photo.
+// thumbSizes are a gallery thumbnail's rendered widths. A thumbnail
+// offers only the smallest stored width (photoPicture), which covers 80 CSS
+// px at 2×: a 3× phone would otherwise fetch the next width up for each
+// thumbnail on the first screen.
 const thumbSizes = "80px"
 
 // variantPicker is the product page's choice of variant: each option's

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/images/imagestest"
@@ -124,6 +126,13 @@ func TestGalleryImages_Served(t *testing.T) {
 		if got := strings.TrimPrefix(text(doc, `[data-testid="gallery-thumb"][aria-current="true"] .sr-only`), "Photo "); got != tt.current {
 			t.Errorf("%q: current thumbnail %q, want %s", tt.query, got, tt.current)
 		}
+		// A thumbnail offers its smallest width only, whatever the screen's
+		// density: the first screen's image bytes stay within budget.
+		thumbs.Find("source, img").Each(func(_ int, el *goquery.Selection) {
+			if set := el.AttrOr("srcset", ""); strings.Contains(set, ",") || !strings.HasSuffix(set, " 160w") {
+				t.Errorf("%q: thumbnail srcset %q, want one 160 px candidate", tt.query, set)
+			}
+		})
 		if href := thumbs.Eq(1).AttrOr("href", ""); !strings.HasPrefix(href, "/product/moon-lamp?photo=2") {
 			t.Errorf("%q: thumbnail link %q", tt.query, href)
 		}

@@ -96,8 +96,11 @@ func photoPicture(ph shop.Photo, sizes string, urlOf func(width int, format stri
 	// A card is at most ~345 CSS px wide, so 640 px covers a 2× phone;
 	// offering 960 would only make 3× phones download twice the bytes.
 	maxWidth := shop.PhotoWidths[len(shop.PhotoWidths)-1]
-	if sizes == cardSizes {
+	switch sizes {
+	case cardSizes:
 		maxWidth = fallbackWidth
+	case thumbSizes:
+		maxWidth = shop.PhotoWidths[0]
 	}
 	var webp, jpg []string
 	src := 0

@@ -23,6 +23,8 @@ import { useShop, forEachMode, browserTest, checkA11y, open, E2E_DIR, WIDE, WAIT
 const PHONE = { width: 375, height: 812 };
 const PHOTOS = 14; // a full first page of 12 and two on the next
 const BROKEN_ID = 'broken';
+// The gallery product's photos are the first five drawn for the listing.
+const GALLERY_ID = 'gallery-lamp';
 
 // ---------------------------------------------------------------------------
 // Photo-like PNGs: an item lit on a pale backdrop, with some grain so the
@@ -84,6 +86,7 @@ const products = Array.from({ length: PHOTOS }, (_, i) => ({
   category: i % 2 ? "men's clothing" : 'electronics',
   size: SIZES[i % SIZES.length],
 }));
+const GALLERY = products.slice(0, 5);
 
 // ---------------------------------------------------------------------------
 // The photos' host, and the import before the shop starts
@@ -132,6 +135,7 @@ function run(bin, args, env) {
 }
 
 let importOutput = '';
+let galleryOutput = '';
 
 async function importCatalogue() {
   photoHost = await startPhotoHost();
@@ -151,7 +155,21 @@ async function importCatalogue() {
     PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: workDir, DATABASE_URL: databaseURL,
     IMAGE_FETCH_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'error',
   });
-  // The shop starts on the database the import filled.
+  // A product with a gallery of five photos, in the back office's product
+  // CSV, imported on top.
+  const csv = [
+    'Handle,Title,Body (HTML),Vendor,Type,Tags,Published,Option1 Name,Option1 Value,Variant SKU,Variant Price,Variant Inventory Qty,Image Src,Image Position,Image Alt Text,Status',
+    ...GALLERY.map((p, i) => i === 0
+      ? `${GALLERY_ID},Gallery Lamp,A lamp with five photos.,Nocturne,Lighting,,TRUE,Title,Default Title,${GALLERY_ID}-1,48.00,5,${host}/${p.id}.png,1,Gallery Lamp photo 1,active`
+      : `${GALLERY_ID},,,,,,,,,,,,${host}/${p.id}.png,${i + 1},Gallery Lamp photo ${i + 1},`),
+  ].join('\n') + '\n';
+  const csvFile = path.join(workDir, 'gallery.csv');
+  await writeFile(csvFile, csv);
+  galleryOutput = await run(bin, ['catalog', 'import', csvFile], {
+    PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: workDir, DATABASE_URL: databaseURL,
+    IMAGE_FETCH_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'error',
+  });
+  // The shop starts on the database the imports filled.
   return { DATABASE_URL: databaseURL };
 }
 
@@ -244,7 +262,9 @@ describe('imported product photos', () => {
     }, { viewport });
   }
 
-  browserTest('a 375 px phone downloads at most 100 KB of images for the first screen of /products', async ({ shop, t }) => {
+  for (const [what, url] of [['/products', '/products'], ['a product page with a gallery', `/product/${GALLERY_ID}`]]) {
+  browserTest(`a 375 px phone downloads at most 100 KB of images for the first screen of ${what}`, async ({ shop, t }) => {
+    if (url !== '/products') assert.match(galleryOutput, /photos: 5 images: .* 0 failed/, galleryOutput);
     const totals = [];
     for (const deviceScaleFactor of [1, 2, 3]) {
       const context = await shop.browser.newContext({ viewport: PHONE, deviceScaleFactor, baseURL: shop.baseURL, isMobile: true, hasTouch: true });
@@ -254,7 +274,10 @@ describe('imported product photos', () => {
         page.on('requestfinished', async (req) => {
           if (req.resourceType() === 'image') sizes.push((await req.sizes()).responseBodySize);
         });
-        await page.goto('/products', { waitUntil: 'networkidle' });
+        await page.goto(url, { waitUntil: 'networkidle' });
+        if (url !== '/products') {
+          assert.equal(await page.getByTestId('gallery-thumb').count(), 5, 'the gallery shows five thumbnails');
+        }
         const total = sizes.reduce((a, b) => a + b, 0);
         t.diagnostic(`DPR ${deviceScaleFactor}: ${sizes.length} images, ${total} bytes (${(total / 1024).toFixed(1)} KB)`);
         totals.push([deviceScaleFactor, total]);
@@ -264,6 +287,7 @@ describe('imported product photos', () => {
     }
     for (const [dpr, total] of totals) assert.ok(total <= 100 * 1024, `DPR ${dpr}: ${total} bytes of images`);
   });
+  }
 
   browserTest('axe: /products and a product page with photos', async () => {
     await checkA11y('/products');
