@@ -10,7 +10,9 @@ import (
 	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/cart"
+	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/layout"
 	"github.com/nocturne/storefront/views/pages"
 )
 
@@ -34,11 +36,14 @@ type cartHandlers struct {
 	cart      *cart.Service
 	carts     shop.CartStore
 	wishlists shop.WishlistStore
+	prices    Pricer
+	sessions  Sessions
 }
 
 // routes registers the cart's and the wishlist's routes.
 func (a *cartHandlers) routes(app *fiber.App) {
 	app.Get("/cart", a.cartPage)
+	app.Post("/cart/code", a.cartCode)
 	app.Post("/cart/items", a.cartAdd)
 	app.Post("/cart/items/:id", a.cartSet)
 	app.Post("/cart/items/:id/delete", a.cartRemove)
@@ -150,12 +155,72 @@ func (a *cartHandlers) cartPage(c *fiber.Ctx) error {
 			return err
 		}
 	}
+	return a.renderCart(c, fiber.StatusOK, f, cart, "", "")
+}
+
+// renderCart renders the cart priced for the default country with the
+// session's promo code, or with a code typed and why it was refused.
+func (a *cartHandlers) renderCart(c *fiber.Ctx, status int, f layout.Frame, cart shop.Cart, typed, refused string) error {
 	set, _ := a.Assets.Current()
 	p := pages.CartPage{Cart: cart}
 	for _, l := range cart.Lines {
 		p.Images = append(p.Images, web.ThumbnailURL(set, l.Product))
 	}
-	return web.Render(c, fiber.StatusOK, pages.CartView(f, p))
+	if len(cart.Lines) > 0 {
+		kept := promoCode(c, a.sessions)
+		if refused != "" {
+			kept = ""
+		}
+		priced, err := a.prices.Price(c.UserContext(), cart, checkout.Choice{Code: kept, Customer: customerOf(session.User(c), "")})
+		if err != nil {
+			return err
+		}
+		p.Totals, p.Code = totalsView(priced), codeForm("/cart/code", priced, kept)
+		if refused != "" {
+			p.Code = pages.CodeForm{Action: "/cart/code", Value: typed, Error: refused}
+		}
+	}
+	return web.Render(c, status, pages.CartView(f, p))
+}
+
+// cartCode applies the promo code typed in the cart, or removes the one
+// applied. A code refused is shown next to the field, as typed.
+func (a *cartHandlers) cartCode(c *fiber.Ctx) error {
+	if c.FormValue("action") == "remove" {
+		if err := a.sessions.Set(c, sessionCode, ""); err != nil {
+			return err
+		}
+		return c.Redirect("/cart", fiber.StatusSeeOther)
+	}
+	var cart shop.Cart
+	if owner := a.owners.cartOwner(c); owner != "" {
+		var err error
+		if cart, err = a.carts.Cart(c.UserContext(), owner); err != nil {
+			return err
+		}
+	}
+	if len(cart.Lines) == 0 {
+		return c.Redirect("/cart", fiber.StatusSeeOther)
+	}
+	typed := typedCode(c)
+	msg := shop.MsgPromoUnknown
+	if typed != "" {
+		priced, err := a.prices.Price(c.UserContext(), cart, checkout.Choice{Code: typed, Customer: customerOf(session.User(c), "")})
+		if err != nil {
+			return err
+		}
+		if priced.CodeErr == nil {
+			if err := a.sessions.Set(c, sessionCode, typed); err != nil {
+				return err
+			}
+			return c.Redirect("/cart", fiber.StatusSeeOther)
+		}
+		msg = shop.ErrorMessage(priced.CodeErr)
+	}
+	if err := a.sessions.Set(c, sessionCode, ""); err != nil {
+		return err
+	}
+	return a.renderCart(c, fiber.StatusUnprocessableEntity, a.ScriptFrame(c, "Cart"), cart, typed, msg)
 }
 
 // wishlistUser is the account a wishlist request acts for; visitors and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -27,6 +28,10 @@ type checkoutHandlers struct {
 	orders   shop.OrderStore
 	owners   *cartOwners
 	payments config.Payments
+	prices   Pricer
+	// location is the shop's time zone: shipping cut-offs and delivery
+	// dates are in it.
+	location *time.Location
 }
 
 // routes registers checkout's routes; perIP limits the payment and the
@@ -41,6 +46,7 @@ func (a *checkoutHandlers) routes(app *fiber.App, perIP func(name string, max in
 	app.Post("/checkout/back", a.checkoutBack)
 	app.Post("/checkout/place", perIP("place", 20), a.placeOrder)
 	app.Post("/checkout/retry", a.retryPayment)
+	app.Post("/checkout/code", a.reviewCode)
 }
 
 // MsgOrderPlaced is the confirmation on the new order's page.
@@ -55,7 +61,9 @@ const sessionCheckout = "checkout"
 type checkoutState struct {
 	Shipping *checkout.Shipping `json:"shipping,omitempty"`
 	Method   string             `json:"method,omitempty"`
-	Card     *keptCard          `json:"card,omitempty"`
+	// ShipMethod is the shipping method chosen with the address.
+	ShipMethod string    `json:"shipMethod,omitempty"`
+	Card       *keptCard `json:"card,omitempty"`
 	Placing  *placing           `json:"placing,omitempty"`
 }
 
@@ -66,8 +74,10 @@ type placing struct {
 	OrderID  string            `json:"order"`
 	Key      string            `json:"key"`
 	Token    string            `json:"token,omitempty"`
-	Shipping checkout.Shipping `json:"shipping"`
-	Method   string            `json:"method,omitempty"`
+	Shipping   checkout.Shipping `json:"shipping"`
+	Method     string            `json:"method,omitempty"`
+	ShipMethod string            `json:"shipMethod,omitempty"`
+	Code       string            `json:"code,omitempty"`
 }
 
 // paymentChosen reports whether the Payment step is done: a demo card was
@@ -157,8 +167,27 @@ func (a *checkoutHandlers) checkoutContext(c *fiber.Ctx) (*shop.User, shop.Cart,
 	return u, cart, true, nil
 }
 
-func summary(cart shop.Cart) pages.CheckoutSummary {
-	return pages.CheckoutSummary{Cart: cart, Totals: shop.CheckoutTotals(cart)}
+// choice is what of the checkout so far changes the price: the address,
+// the shipping method and the promo code. Before the address is known the
+// price is the default country's, estimated.
+func (a *checkoutHandlers) choice(c *fiber.Ctx, u *shop.User, st checkoutState) checkout.Choice {
+	ch := checkout.Choice{Code: promoCode(c, a.sessions)}
+	email := ""
+	if st.Shipping != nil {
+		ch.Country, ch.State, ch.MethodID, email = st.Shipping.Country, st.Shipping.State, st.ShipMethod, st.Shipping.Email
+	}
+	ch.Customer = customerOf(u, email)
+	return ch
+}
+
+// price prices cart for the checkout so far.
+func (a *checkoutHandlers) price(c *fiber.Ctx, u *shop.User, cart shop.Cart, st checkoutState) (checkout.Priced, error) {
+	return a.prices.Price(c.UserContext(), cart, a.choice(c, u, st))
+}
+
+// summary is the order summary of a priced cart.
+func summary(cart shop.Cart, p checkout.Priced) pages.CheckoutSummary {
+	return pages.CheckoutSummary{Cart: cart, Totals: totalsView(p)}
 }
 
 func (a *checkoutHandlers) checkoutEntry(c *fiber.Ctx) error {
@@ -227,11 +256,32 @@ func (a *checkoutHandlers) shippingPage(c *fiber.Ctx) error {
 	if st.Shipping != nil {
 		s = *st.Shipping
 	}
-	return a.renderStep(c, fiber.StatusOK, pages.CheckoutStep{Step: 1, Summary: summary(cart), Shipping: shippingForm(s)})
+	return a.shippingStep(c, fiber.StatusOK, u, cart, st, s, "", nil)
+}
+
+// shippingStep renders the shipping step for the address typed, s: the
+// methods offered are priced for the cart and, once it is known, the
+// summary for the address.
+func (a *checkoutHandlers) shippingStep(c *fiber.Ctx, status int, u *shop.User, cart shop.Cart, st checkoutState, s checkout.Shipping, msg string, errs shop.FieldErrors) error {
+	priced, err := a.price(c, u, cart, st)
+	if err != nil {
+		return err
+	}
+	chosen := st.ShipMethod
+	if chosen == "" {
+		// The first method of the address's zone: Standard at home.
+		probe, err := a.prices.Price(c.UserContext(), cart, checkout.Choice{Country: s.Country, State: s.State})
+		if err != nil {
+			return err
+		}
+		chosen = probe.Method.ID
+	}
+	return a.renderStep(c, status, pages.CheckoutStep{Step: 1, Summary: summary(cart, priced), Shipping: shippingForm(s),
+		Zones: zoneChoices(priced, cart, a.Now(), a.location), ShipMethod: chosen, Error: msg, Errors: errs})
 }
 
 func (a *checkoutHandlers) shippingSubmit(c *fiber.Ctx) error {
-	_, cart, ok, err := a.checkoutContext(c)
+	u, cart, ok, err := a.checkoutContext(c)
 	if !ok {
 		return err
 	}
@@ -239,12 +289,26 @@ func (a *checkoutHandlers) shippingSubmit(c *fiber.Ctx) error {
 		Phone: web.FormValue(c, "phone"), Address: web.FormValue(c, "address"), City: web.FormValue(c, "city"), State: web.FormValue(c, "state"),
 		ZipCode: web.FormValue(c, "zipCode"), Country: web.FormValue(c, "country")}
 	s.Normalize()
-	if msg, errs := s.Validate(); msg != "" {
-		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 1, Summary: summary(cart),
-			Shipping: shippingForm(s), Error: msg, Errors: errs})
-	}
 	st := a.loadCheckout(c)
-	st.Shipping = &s
+	st.ShipMethod = web.FormValue(c, "shipMethod")
+	if msg, errs := s.Validate(); msg != "" {
+		return a.shippingStep(c, fiber.StatusUnprocessableEntity, u, cart, st, s, msg, errs)
+	}
+	// The method must deliver to the address; a zone with one method
+	// needs no choice.
+	at, err := a.prices.Price(c.UserContext(), cart, checkout.Choice{Country: s.Country, State: s.State, MethodID: st.ShipMethod})
+	if err != nil {
+		return err
+	}
+	switch {
+	case at.NoMethod:
+		return a.shippingStep(c, fiber.StatusUnprocessableEntity, u, cart, st, s, checkout.MsgNoShipping,
+			shop.FieldErrors{"country": checkout.MsgNoShipping})
+	case st.ShipMethod != "" && at.Method.ID != st.ShipMethod && len(at.Methods) > 1:
+		msg := fmt.Sprintf(MsgChooseShipping, s.Country)
+		return a.shippingStep(c, fiber.StatusUnprocessableEntity, u, cart, st, s, msg, shop.FieldErrors{"shipMethod": msg})
+	}
+	st.Shipping, st.ShipMethod = &s, at.Method.ID
 	if err := a.saveCheckout(c, st); err != nil {
 		return err
 	}
@@ -260,7 +324,11 @@ func (a *checkoutHandlers) paymentPage(c *fiber.Ctx) error {
 	if st.Shipping == nil {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
-	p := pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(cart), Method: st.Method}
+	priced, err := a.price(c, u, cart, st)
+	if err != nil {
+		return err
+	}
+	p := pages.CheckoutStep{Step: 2, Summary: summary(cart, priced), Methods: a.methods(priced), Method: st.Method}
 	if p.Method == "" && len(p.Methods) > 0 {
 		p.Method = p.Methods[0].Value
 	}
@@ -287,8 +355,12 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 	if st.Shipping == nil {
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
 	}
+	priced, err := a.price(c, u, cart, st)
+	if err != nil {
+		return err
+	}
 	method := web.FormValue(c, "method")
-	if ms := a.methods(cart); len(ms) == 1 {
+	if ms := a.methods(priced); len(ms) == 1 {
 		method = ms[0].Value
 	}
 	var saved *shop.SavedCard
@@ -297,8 +369,8 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	if !a.offers(method, cart) {
-		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart), Methods: a.methods(cart),
+	if !a.offers(method, priced) {
+		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart, priced), Methods: a.methods(priced),
 			Error: MsgChooseMethod, Errors: shop.FieldErrors{"method": MsgChooseMethod}, CardName: strings.TrimSpace(web.FormValue(c, "cardName")),
 			SavedCard: saved})
 	}
@@ -321,9 +393,9 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 	}
 	if msg != "" {
 		// The card number and CVV are never sent back; the name is.
-		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart),
+		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart, priced),
 			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved,
-			Methods: a.methods(cart), Method: method})
+			Methods: a.methods(priced), Method: method})
 	}
 	if card.Token, err = a.checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
 		return err
@@ -340,7 +412,17 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 // the cart's checkout key, so Place Order charges exactly what was shown. A
 // declined card adds why, with a way back to the payment step.
 func (a *checkoutHandlers) reviewStep(c *fiber.Ctx, status int, owner string, cart shop.Cart, st checkoutState, msg string, declined bool) error {
-	key, err := a.checkout.ReviewKey(c.UserContext(), owner, cart)
+	ch := a.choice(c, session.User(c), st)
+	priced, err := a.prices.Price(c.UserContext(), cart, ch)
+	if err != nil {
+		return err
+	}
+	if priced.CodeErr != nil {
+		// A code that no longer applies is not part of the price shown,
+		// nor of the key: the order placed is the price reviewed.
+		ch.Code = ""
+	}
+	key, err := a.checkout.ReviewKey(c.UserContext(), owner, cart, ch)
 	if err != nil {
 		return err
 	}
@@ -349,8 +431,81 @@ func (a *checkoutHandlers) reviewStep(c *fiber.Ctx, status int, owner string, ca
 	if declined {
 		why = checkout.MsgCardDeclined
 	}
-	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart), Shipping: shippingForm(*st.Shipping),
-		CardLabel: card.Label(), CardExpiry: card.Expiry(), Method: st.Method, Key: key, Error: msg, Declined: why})
+	code := codeForm("/checkout/code", priced, promoCode(c, a.sessions))
+	if isPromoMessage(msg) {
+		// Refused when the order was placed: said next to the code.
+		code = pages.CodeForm{Action: "/checkout/code", Value: promoCode(c, a.sessions), Error: msg}
+	}
+	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart, priced), Shipping: shippingForm(*st.Shipping),
+		CardLabel: card.Label(), CardExpiry: card.Expiry(), Method: st.Method, Key: key, Error: msg, Declined: why, Code: code})
+}
+
+// isPromoMessage reports whether msg is why a promo code was refused.
+func isPromoMessage(msg string) bool {
+	switch msg {
+	case shop.MsgPromoUnknown, shop.MsgPromoExpired, shop.MsgPromoNotYet, shop.MsgPromoAlreadyUsed, shop.MsgPromoUsedUp:
+		return true
+	}
+	return strings.HasPrefix(msg, strings.SplitN(shop.MsgPromoMinimum, "%", 2)[0])
+}
+
+// reviewCode applies the promo code typed at Review, or removes the one
+// applied; a code refused is shown next to the field, as typed.
+func (a *checkoutHandlers) reviewCode(c *fiber.Ctx) error {
+	u, cart, ok, err := a.checkoutContext(c)
+	if !ok {
+		return err
+	}
+	st := a.loadCheckout(c)
+	if st.Shipping == nil || !st.paymentChosen(a.payments) {
+		return c.Redirect("/checkout", fiber.StatusSeeOther)
+	}
+	if web.FormValue(c, "action") == "remove" {
+		if err := a.sessions.Set(c, sessionCode, ""); err != nil {
+			return err
+		}
+		return c.Redirect("/checkout/review", fiber.StatusSeeOther)
+	}
+	typed := typedCode(c)
+	ch := a.choice(c, u, st)
+	ch.Code = typed
+	priced, err := a.prices.Price(c.UserContext(), cart, ch)
+	if err != nil {
+		return err
+	}
+	if typed == "" || priced.CodeErr != nil {
+		msg := shop.MsgPromoUnknown
+		if priced.CodeErr != nil {
+			msg = shop.ErrorMessage(priced.CodeErr)
+		}
+		return a.reviewRefused(c, u.ID, cart, st, typed, msg)
+	}
+	if err := a.sessions.Set(c, sessionCode, typed); err != nil {
+		return err
+	}
+	return c.Redirect("/checkout/review", fiber.StatusSeeOther)
+}
+
+// reviewRefused renders the review with the code typed and why it was
+// refused next to it; the price and key are without it.
+func (a *checkoutHandlers) reviewRefused(c *fiber.Ctx, owner string, cart shop.Cart, st checkoutState, typed, msg string) error {
+	if err := a.sessions.Set(c, sessionCode, ""); err != nil {
+		return err
+	}
+	ch := a.choice(c, session.User(c), st)
+	ch.Code = ""
+	priced, err := a.prices.Price(c.UserContext(), cart, ch)
+	if err != nil {
+		return err
+	}
+	key, err := a.checkout.ReviewKey(c.UserContext(), owner, cart, ch)
+	if err != nil {
+		return err
+	}
+	card := st.card()
+	return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 3, Summary: summary(cart, priced),
+		Shipping: shippingForm(*st.Shipping), CardLabel: card.Label(), CardExpiry: card.Expiry(), Method: st.Method, Key: key,
+		Code: pages.CodeForm{Action: "/checkout/code", Value: typed, Error: msg}})
 }
 
 func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
@@ -370,17 +525,17 @@ func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
 
 // methods are the Payment step's choices for cart: a card provider is not
 // offered below its minimum charge.
-func (a *checkoutHandlers) methods(cart shop.Cart) []pages.PayMethod {
+func (a *checkoutHandlers) methods(priced checkout.Priced) []pages.PayMethod {
 	p := a.payments
-	if shop.CheckoutTotals(cart).Total < stripepay.MinimumCharge {
+	if priced.Total < stripepay.MinimumCharge {
 		p.Methods = slices.DeleteFunc(slices.Clone(p.Methods), func(m string) bool { return m == shop.ProviderStripe })
 	}
 	return payMethods(p, checkout.BankTransfer{Hold: p.BankTransferHold}.HoldDays())
 }
 
 // offers reports whether the Payment step offers method for cart.
-func (a *checkoutHandlers) offers(method string, cart shop.Cart) bool {
-	return slices.ContainsFunc(a.methods(cart), func(m pages.PayMethod) bool { return m.Value == method })
+func (a *checkoutHandlers) offers(method string, priced checkout.Priced) bool {
+	return slices.ContainsFunc(a.methods(priced), func(m pages.PayMethod) bool { return m.Value == method })
 }
 
 // checkoutBack leaves the review for the payment step; the card must be
@@ -400,8 +555,20 @@ func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
 		// A replayed form after the checkout ended: show what became of it.
 		return a.showPlaced(c, u.ID, key, "")
 	}
+	ch := a.choice(c, u, st)
+	if ch.Code != "" {
+		// A code that no longer applies was left out of the review's
+		// price and key; Place prices what was reviewed.
+		if cart, err := a.carts.Cart(c.UserContext(), u.ID); err != nil {
+			return err
+		} else if priced, err := a.prices.Price(c.UserContext(), cart, ch); err != nil {
+			return err
+		} else if priced.CodeErr != nil {
+			ch.Code = ""
+		}
+	}
 	res, err := a.checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping,
-		Method: st.Method, Card: st.card(), Key: key})
+		Method: st.Method, Card: st.card(), Key: key, Choice: ch})
 	if err != nil {
 		if shop.ErrorCode(err) != shop.EINVALID && shop.ErrorCode(err) != shop.ECONFLICT {
 			a.Log.Error("place order", "err", err, "request_id", web.RequestID(c))
@@ -416,8 +583,15 @@ func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
 		}
 	case res.State == checkout.Processing && res.Order.PaymentProvider == shop.ProviderDemo:
 		st = checkoutState{Placing: &placing{OrderID: res.Order.ID, Key: key, Token: st.card().Token,
-			Shipping: *st.Shipping, Method: st.Method}}
+			Shipping: *st.Shipping, Method: st.Method, ShipMethod: st.ShipMethod, Code: ch.Code}}
 		if err := a.saveCheckout(c, st); err != nil {
+			return err
+		}
+	}
+	if res.Fresh && ch.Code != "" {
+		// The order holds the code now; a declined card gives it back
+		// with the rest of the checkout ("Use another card").
+		if err := a.sessions.Set(c, sessionCode, ""); err != nil {
 			return err
 		}
 	}
@@ -517,8 +691,13 @@ func (a *checkoutHandlers) retryPayment(c *fiber.Ctx) error {
 	} else if shop.ErrorCode(err) != shop.ENOTFOUND {
 		return err
 	}
-	if err := a.saveCheckout(c, checkoutState{Shipping: &p.Shipping, Method: p.Method}); err != nil {
+	if err := a.saveCheckout(c, checkoutState{Shipping: &p.Shipping, Method: p.Method, ShipMethod: p.ShipMethod}); err != nil {
 		return err
+	}
+	if p.Code != "" {
+		if err := a.sessions.Set(c, sessionCode, p.Code); err != nil {
+			return err
+		}
 	}
 	return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/health"
+	"github.com/nocturne/storefront/internal/pricing"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -20,6 +21,8 @@ type pageHandlers struct {
 	contact  shop.ContactStore
 	throttle *shop.Throttle
 	clientIP func(*fiber.Ctx) string
+	prices   Pricer
+	location *time.Location
 }
 
 // routes registers the help pages and the contact form.
@@ -52,9 +55,50 @@ func (a *pageHandlers) faq(c *fiber.Ctx) error {
 }
 
 func (a *pageHandlers) shipping(c *fiber.Ctx) error {
+	rules, err := a.prices.Rules(c.UserContext())
+	if err != nil {
+		return err
+	}
+	rows := shippingRows(rules, a.Now().In(a.location).Format("MST"))
 	f := a.Frame(c, "Shipping Information")
-	f.Description = "Delivery times and costs at " + a.Config.ShopName + ": standard shipping " + shop.StandardShippingTerms() + "."
-	return web.Render(c, fiber.StatusOK, pages.Shipping(f))
+	f.Description = "Delivery times and costs at " + a.Config.ShopName + "."
+	if len(rows) > 0 {
+		f.Description = "Delivery times and costs at " + a.Config.ShopName + ": " + rows[0].Method + " shipping " + rows[0].Cost + "."
+	}
+	return web.Render(c, fiber.StatusOK, pages.Shipping(f, rows))
+}
+
+// shippingRows are the shipping methods offered, by zone, as the shipping
+// page states them.
+func shippingRows(rules pricing.Rules, zone string) []pages.ShippingRow {
+	var rows []pages.ShippingRow
+	for _, zm := range rules.ByZone() {
+		for _, m := range zm.Methods {
+			delivery := pricing.Estimate(m)
+			if m.CutoffHour >= 0 {
+				delivery += ", for orders placed before " + hourText(m.CutoffHour) + " " + zone
+			}
+			cost := m.Price.String()
+			if m.FreeFrom > 0 {
+				cost = m.Price.String() + " on orders under " + m.FreeFrom.Whole() + "; free on orders of " + m.FreeFrom.Whole() + " or more"
+			}
+			rows = append(rows, pages.ShippingRow{ID: m.ID, Zone: zm.Zone.Name, Method: m.Name, Delivery: delivery, Cost: cost})
+		}
+	}
+	return rows
+}
+
+// hourText states an hour of the day as shoppers read it: "2 PM".
+func hourText(h int) string {
+	switch {
+	case h == 0:
+		return "midnight"
+	case h == 12:
+		return "noon"
+	case h < 12:
+		return fmt.Sprintf("%d AM", h)
+	}
+	return fmt.Sprintf("%d PM", h-12)
 }
 
 func (a *pageHandlers) returns(c *fiber.Ctx) error {

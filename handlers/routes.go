@@ -60,6 +60,11 @@ type Deps struct {
 	// covers and the galleries' (images.go).
 	Images   PhotoStore
 	Checkout Checkout
+	// Prices prices carts from the shop's shipping, tax and promo
+	// settings; Location is the shop's time zone, for shipping cut-offs
+	// and delivery dates (America/New_York when nil).
+	Prices   Pricer
+	Location *time.Location
 	// Payments closes abandoned hosted payments and acts on webhook
 	// events; Webhooks verifies Stripe's (nil when Stripe is not offered).
 	Payments Payments
@@ -110,7 +115,7 @@ type Variants interface {
 // Checkout is what the checkout pages need of package checkout's Service.
 type Checkout interface {
 	Tokenize(ctx context.Context, number string, c checkout.Card) (string, error)
-	ReviewKey(ctx context.Context, owner string, cart shop.Cart) (string, error)
+	ReviewKey(ctx context.Context, owner string, cart shop.Cart, ch checkout.Choice) (string, error)
 	Place(ctx context.Context, in checkout.PlaceInput) (checkout.Result, error)
 	Status(ctx context.Context, userID, key, token string) (checkout.Result, error)
 }
@@ -196,12 +201,17 @@ func New(d Deps) *fiber.App {
 		proxies: parseProxies(d.Config.TrustedProxies)}
 	cat := &catalogHandlers{Pages: pages, catalog: d.Catalog, wishlists: d.Wishlists, stock: d.Stock, variants: d.Variants,
 		cardHTML: newCardHTML(maxCardsKept), fragments: newFragments(maxFragmentsKept)}
-	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, clientIP: a.clientIP}
+	if d.Location == nil {
+		d.Location = defaultLocation()
+	}
+	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, clientIP: a.clientIP, prices: d.Prices,
+		location: d.Location}
 	account := &accountHandlers{Pages: pages, auth: d.Auth, sessions: d.Sessions, users: d.Users, orders: d.Orders,
 		carts: d.Carts, owners: owners, google: d.Google, clientIP: a.clientIP}
-	carts := &cartHandlers{Pages: pages, owners: owners, cart: d.Cart, carts: d.Carts, wishlists: d.Wishlists}
+	carts := &cartHandlers{Pages: pages, owners: owners, cart: d.Cart, carts: d.Carts, wishlists: d.Wishlists, prices: d.Prices,
+		sessions: d.Sessions}
 	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners,
-		payments: d.Config.Payments}
+		payments: d.Config.Payments, prices: d.Prices, location: d.Location}
 	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions, transfer: d.Config.Payments.BankTransferInstructions,
 		payments: d.Payments, lastPayment: co.lastPayment}
 	if d.Webhooks != nil && d.Payments != nil {

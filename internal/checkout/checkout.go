@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/pricing"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/stripepay"
 )
@@ -317,10 +318,13 @@ func outcomeErr(outcome string) error {
 // cart it is, how many orders were placed from it before, and its lines
 // (variant, quantity, price, when added). Every device and tab reviewing
 // the same cart posts the same key, so they can only make one order of
-// it; a cart that changed, or was ordered meanwhile, has another key.
-func CartKey(owner string, placed int, cart shop.Cart) string {
+// it; a cart that changed, or was ordered meanwhile, has another key. What
+// changes the price (the address's country and state, the shipping method,
+// the promo code) is in the key too, so the order is the price reviewed.
+func CartKey(owner string, placed int, cart shop.Cart, ch Choice) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "cart\x00%s\x00%d", owner, placed)
+	fmt.Fprintf(h, "cart\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s", owner, placed, ch.Country, ch.State, ch.MethodID,
+		strings.ToUpper(strings.TrimSpace(ch.Code)))
 	for _, l := range cart.Lines {
 		fmt.Fprintf(h, "\x00%s\x00%d\x00%d\x00%d", l.VariantID, l.Quantity, l.Product.Price, l.AddedAt.Unix())
 	}
@@ -345,7 +349,9 @@ const (
 	// MsgZeroTotal refuses an order that would cost nothing: without
 	// discounts a total of zero can only come from a price that should
 	// never have been.
-	MsgZeroTotal = "This order comes to $0.00, so it can't be placed. Please contact us about the items in your cart."
+	MsgZeroTotal = "This order comes to nothing, so it can't be placed. Please contact us about the items in your cart."
+	// MsgNoShipping: no shipping method delivers to the address.
+	MsgNoShipping = "We don't ship to that address yet. Please choose another country."
 	// MsgBelowMinimum: a card payment provider refuses charges below its
 	// minimum (%s); another method can still pay for the order.
 	MsgBelowMinimum = "Card payments start at %s. Please add to your order or choose another way to pay."
@@ -369,6 +375,8 @@ type Service struct {
 	// is not offered); Payments moves payments forward.
 	Stripe   Stripe
 	Payments shop.PaymentStore
+	// Prices prices the order from the shop's settings.
+	Prices *Prices
 
 	inflight sync.WaitGroup
 }
@@ -411,6 +419,9 @@ type PlaceInput struct {
 	Method string
 	Card   Card
 	Key    string // the reviewed cart's CartKey
+	// Choice is the shipping method and promo code reviewed, with the
+	// address's country and state.
+	Choice Choice
 }
 
 // State is the truth a Place Order press ends in.
@@ -442,12 +453,12 @@ type Result struct {
 }
 
 // ReviewKey is the key the review step puts in its form for owner's cart.
-func (s *Service) ReviewKey(ctx context.Context, owner string, cart shop.Cart) (string, error) {
+func (s *Service) ReviewKey(ctx context.Context, owner string, cart shop.Cart, ch Choice) (string, error) {
 	placed, err := s.Orders.PlacedFromCart(ctx, owner)
 	if err != nil {
 		return "", err
 	}
-	return CartKey(owner, placed, cart), nil
+	return CartKey(owner, placed, cart, ch), nil
 }
 
 // Place stores the order and starts its payment, at most once per cart: the
@@ -484,14 +495,37 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 		// longer, for the webhook to arrive before the sweep asks.
 		chargeKey, method, provider, lease = "", StripeMethod, shop.ProviderStripe, now.Add(s.Stripe.TTL+StripeMargin)
 	}
+	// The settings and the code are read before the claim's transaction;
+	// the store counts the code's use in it, against its cap.
+	rules, err := s.Prices.Rules(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	code, err := s.Prices.lookUpCode(ctx, in.Choice.Code, in.Choice.Customer)
+	if err != nil {
+		return Result{}, err
+	}
 	o, claim, err := s.Orders.ClaimCart(ctx, in.CartOwner, in.Key, func(cart shop.Cart, placed int) (*shop.Order, error) {
 		if len(cart.Lines) == 0 {
 			return nil, shop.Errorf(shop.EINVALID, MsgCartEmpty)
 		}
-		if CartKey(in.CartOwner, placed, cart) != in.Key {
+		if CartKey(in.CartOwner, placed, cart, in.Choice) != in.Key {
 			return nil, shop.Errorf(shop.ECONFLICT, MsgCartChanged)
 		}
-		t := shop.CheckoutTotals(cart)
+		lines := Lines(cart)
+		if code != nil {
+			if err := pricing.CheckCode(*code, pricing.Subtotal(lines), now); err != nil {
+				return nil, err
+			}
+		}
+		t := pricing.Price(rules.Input(lines, in.Choice.Country, in.Choice.State, in.Choice.MethodID, code))
+		switch {
+		case t.NoMethod:
+			return nil, shop.Errorf(shop.EINVALID, MsgNoShipping)
+		case in.Choice.MethodID != "" && t.Method.ID != in.Choice.MethodID:
+			// The method reviewed is no longer offered there.
+			return nil, shop.Errorf(shop.ECONFLICT, MsgCartChanged)
+		}
 		if t.Total <= 0 {
 			return nil, shop.Errorf(shop.EINVALID, MsgZeroTotal)
 		}
@@ -500,9 +534,13 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 		}
 		o := &shop.Order{
 			ID: newOrderID(now), UserID: in.UserID, Email: shop.NormalizeEmail(in.Shipping.Email),
-			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
+			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total, Discount: t.Discount,
+			ShippingMethod: t.Method.Name, TaxIncluded: t.TaxIncluded, TaxLines: t.TaxLines,
 			ShipTo: in.Shipping.ShipTo(), PaymentMethod: method, PaymentProvider: provider, ChargeKey: chargeKey,
 			CreatedAt: now.Truncate(time.Second), LeaseUntil: lease,
+		}
+		if code != nil {
+			o.PromoCode = code.Code
 		}
 		for _, l := range cart.Lines {
 			o.Lines = append(o.Lines, shop.OrderLine{ProductID: l.Product.ID, VariantID: l.VariantID, Variation: l.Variation,

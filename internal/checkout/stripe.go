@@ -62,12 +62,15 @@ func sessionKey(orderID string) string { return "nocturne-session-" + orderID }
 func (s *Service) openPage(ctx context.Context, o *shop.Order) (Result, error) {
 	bg := context.WithoutCancel(ctx)
 	req := stripepay.SessionRequest{
-		OrderID: o.ID, Email: o.Email, Currency: o.Currency, Shipping: o.Shipping, Tax: o.Tax,
+		OrderID: o.ID, Email: o.Email, Currency: o.Currency, Shipping: o.Shipping, Tax: o.Tax, Discount: o.Discount,
 		SuccessURL: s.BaseURL + StatusURL(o.ID), CancelURL: s.BaseURL + CancelURL(o.ID),
 		ExpiresAt: s.Now().Add(s.Stripe.TTL + pageSlack), IdempotencyKey: sessionKey(o.ID),
 	}
+	if o.TaxIncluded {
+		req.Tax = 0 // in the prices already, as the order states it
+	}
 	for _, l := range o.Lines {
-		req.Lines = append(req.Lines, stripepay.Line{Name: l.Name, UnitAmount: l.Price, Quantity: int64(l.Quantity)})
+		req.Lines = append(req.Lines, stripepay.Line{Name: l.Label(), UnitAmount: l.Price, Quantity: int64(l.Quantity)})
 	}
 	sess, err := s.Stripe.Pages.CreateSession(bg, req)
 	if err == nil {

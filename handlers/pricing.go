@@ -1,0 +1,151 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/pricing"
+	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/pages"
+)
+
+// Pricer prices carts from the shop's settings: package checkout's Prices.
+type Pricer interface {
+	Price(ctx context.Context, cart shop.Cart, ch checkout.Choice) (checkout.Priced, error)
+	Rules(ctx context.Context) (pricing.Rules, error)
+}
+
+// sessionCode is the session's promo code, typed in the cart or at Review;
+// it stays until removed or the order is placed.
+const sessionCode = "promo"
+
+// promoCode is the promo code the shopper applied, "" for none.
+func promoCode(c *fiber.Ctx, s Sessions) string {
+	v, err := s.Get(c, sessionCode)
+	if err != nil {
+		return ""
+	}
+	code, _ := v.(string)
+	return code
+}
+
+// maxCodeLength bounds a promo code typed; longer is no code of ours.
+const maxCodeLength = 64
+
+// typedCode is the promo code field as posted, trimmed and bounded.
+func typedCode(c *fiber.Ctx) string {
+	code := strings.TrimSpace(c.FormValue("code"))
+	if len(code) > maxCodeLength {
+		code = code[:maxCodeLength]
+	}
+	return code
+}
+
+// customerOf is who would use a promo code: the account, or for a guest
+// the e-mail given at checkout ("" before it is known).
+func customerOf(u *shop.User, email string) string {
+	switch {
+	case u == nil:
+		return ""
+	case u.IsGuest:
+		return checkout.Customer("", email)
+	}
+	return u.ID
+}
+
+// totalsView is a priced cart as the summaries state it.
+func totalsView(p checkout.Priced) pages.Totals {
+	t := pages.Totals{Subtotal: p.Subtotal, Discount: p.Discount, Shipping: p.Shipping, Tax: p.Tax, Total: p.Total,
+		Method: p.Method.Name, TaxIncluded: p.TaxIncluded, Estimated: p.Estimated, FreeFrom: p.Method.FreeFrom,
+		Net: p.Subtotal - p.Discount}
+	if p.Code != nil {
+		t.Code = strings.ToUpper(p.Code.Code)
+		t.FreeShipping = p.Code.Kind == shop.PromoFreeShipping
+	}
+	t.TaxLabel = taxLabel(p.TaxLines, p.TaxIncluded, p.Estimated)
+	return t
+}
+
+// taxLabel names the tax row: "Tax (10%)", "Includes VAT (20%)",
+// "Estimated tax (10%)".
+func taxLabel(lines []shop.TaxLine, included, estimated bool) string {
+	name, rate := "Tax", ""
+	if len(lines) > 0 {
+		name, rate = lines[0].Name, " ("+pricing.RateText(lines[0].Rate)+")"
+	}
+	switch {
+	case included:
+		return "Includes " + name + rate
+	case estimated:
+		return "Estimated " + strings.ToLower(name) + rate
+	}
+	return name + rate
+}
+
+// codeForm is the promo code field of a priced cart: the code applied, or
+// the one kept in the session with why it no longer applies.
+func codeForm(action string, p checkout.Priced, kept string) pages.CodeForm {
+	f := pages.CodeForm{Action: action}
+	switch {
+	case p.Code != nil:
+		f.Applied = strings.ToUpper(p.Code.Code)
+	case p.CodeErr != nil:
+		f.Value, f.Error = kept, shop.ErrorMessage(p.CodeErr)
+	}
+	return f
+}
+
+// zoneChoices are the shipping step's methods by zone, each priced for
+// cart with the code applied and dated from now in the shop's time zone.
+func zoneChoices(p checkout.Priced, cart shop.Cart, now time.Time, loc *time.Location) []pages.ZoneChoice {
+	var out []pages.ZoneChoice
+	lines := checkout.Lines(cart)
+	for _, zm := range p.Rules.ByZone() {
+		country, state := "", ""
+		if len(zm.Zone.Countries) > 0 {
+			country = zm.Zone.Countries[0]
+		}
+		if len(zm.Zone.States) > 0 {
+			state = zm.Zone.States[0]
+		}
+		q := pricing.Price(p.Rules.Input(lines, country, state, "", p.Code))
+		z := pages.ZoneChoice{Name: zm.Zone.Name}
+		for _, o := range q.Methods {
+			from, to := pricing.Delivery(o.Method, now, loc)
+			z.Methods = append(z.Methods, pages.MethodChoice{ID: o.Method.ID, Name: o.Method.Name, Price: o.Price,
+				Estimate: pricing.Estimate(o.Method), Arrives: arrives(from, to)})
+		}
+		out = append(out, z)
+	}
+	return out
+}
+
+// arrives states a delivery window: "Tue, Dec 1" or "Tue, Dec 1 – Thu, Dec 3".
+func arrives(from, to time.Time) string {
+	const layout = "Mon, Jan 2"
+	if from.Equal(to) {
+		return from.Format(layout)
+	}
+	return fmt.Sprintf("%s – %s", from.Format(layout), to.Format(layout))
+}
+
+// MsgChooseShipping asks for a shipping method that delivers to the
+// address given.
+const MsgChooseShipping = "Please choose a shipping method that delivers to %s."
+
+// DefaultTimezone is the shop's time zone unless configured: the spec
+// states the Next Day cut-off in Eastern time.
+const DefaultTimezone = "America/New_York"
+
+func defaultLocation() *time.Location {
+	loc, err := time.LoadLocation(DefaultTimezone)
+	if err != nil {
+		return time.UTC // no zone data at all; main embeds it, so only in odd builds
+	}
+	return loc
+}

@@ -1,0 +1,66 @@
+package pricing
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// Rules are the shop's pricing settings as the store holds them: what
+// Price needs besides the order itself.
+type Rules struct {
+	Zones    []shop.ShippingZone
+	Methods  []shop.ShippingMethod
+	Rates    []shop.TaxRate
+	Settings shop.PricingSettings
+}
+
+// Input is the Input of pricing lines for an address under these rules.
+func (r Rules) Input(lines []Line, country, state, methodID string, code *shop.PromoCode) Input {
+	return Input{Lines: lines, Country: country, State: state, Zones: r.Zones, Methods: r.Methods,
+		MethodID: methodID, Code: code, Rates: r.Rates, Settings: r.Settings}
+}
+
+// ZoneMethods are the shipping methods of one zone, as a shipping step or
+// the shipping help page lists them.
+type ZoneMethods struct {
+	Zone    shop.ShippingZone
+	Methods []shop.ShippingMethod
+}
+
+// ByZone lists each zone, by Position, with its enabled methods, by
+// Position; a zone without any is left out.
+func (r Rules) ByZone() []ZoneMethods {
+	zones := slices.Clone(r.Zones)
+	slices.SortStableFunc(zones, func(a, b shop.ShippingZone) int { return cmp.Compare(a.Position, b.Position) })
+	var out []ZoneMethods
+	for _, z := range zones {
+		var ms []shop.ShippingMethod
+		for _, m := range r.Methods {
+			if m.Enabled && slices.Contains(m.ZoneIDs, z.ID) {
+				ms = append(ms, m)
+			}
+		}
+		slices.SortStableFunc(ms, func(a, b shop.ShippingMethod) int { return cmp.Compare(a.Position, b.Position) })
+		if len(ms) > 0 {
+			out = append(out, ZoneMethods{Zone: z, Methods: ms})
+		}
+	}
+	return out
+}
+
+// RateText states a rate in basis points as a percentage: 1000 is "10%",
+// 825 "8.25%".
+func RateText(bp int) string {
+	whole, frac := bp/100, bp%100
+	switch {
+	case frac == 0:
+		return strconv.Itoa(whole) + "%"
+	case frac%10 == 0:
+		return fmt.Sprintf("%d.%d%%", whole, frac/10)
+	}
+	return fmt.Sprintf("%d.%02d%%", whole, frac)
+}

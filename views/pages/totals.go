@@ -1,0 +1,47 @@
+package pages
+
+import "github.com/nocturne/storefront/internal/shop"
+
+// Totals are an order summary's sums as the one pricing function computed
+// them, with the words the summary needs to state them.
+type Totals struct {
+	Subtotal, Discount, Shipping, Tax, Total shop.Cents
+	// Code is the promo code applied ("" none); FreeShipping says it is a
+	// free-shipping code, whose saving is in Shipping.
+	Code         string
+	FreeShipping bool
+	// Method names the shipping method priced ("Standard").
+	Method string
+	// TaxLabel states the tax: "Tax (10%)", or "Includes VAT (20%)" when
+	// TaxIncluded (the prices hold it and Total does not add it).
+	TaxLabel    string
+	TaxIncluded bool
+	// Estimated says the address is not known yet: shipping and tax are
+	// the default country's.
+	Estimated bool
+	// FreeFrom is the subtotal from which Method ships free, 0 when it
+	// never does; Net is the subtotal after the discount, which it is
+	// measured against.
+	FreeFrom, Net shop.Cents
+}
+
+// CodeForm is the promo code field of the cart and the review: the code
+// applied, or the code typed with why it was refused.
+type CodeForm struct {
+	Action  string // where the form posts
+	Applied string
+	Value   string
+	Error   string
+}
+
+// MethodChoice is a shipping method the shipping step offers.
+type MethodChoice struct {
+	ID, Name, Estimate, Arrives string
+	Price                       shop.Cents
+}
+
+// ZoneChoice is a zone's shipping methods on the shipping step.
+type ZoneChoice struct {
+	Name    string
+	Methods []MethodChoice
+}
