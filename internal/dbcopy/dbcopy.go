@@ -38,9 +38,10 @@ var Skipped = map[string]string{
 	"heartbeat":        "the health monitor's one row, which each database's monitor writes for itself",
 }
 
-// singletons are tables the migrations seed with their one row; they do
-// not make a target "not empty".
-var singletons = []string{"catalog_version"}
+// seeded are tables the migrations fill (a one-row table, the default
+// shipping and tax settings); their rows do not make a target "not empty".
+var seeded = []string{"catalog_version", "pricing_settings", "shipping_zones", "shipping_zone_countries",
+	"shipping_methods", "shipping_method_zones", "tax_rates"}
 
 // Table is one copied table and its row count.
 type Table struct {
@@ -98,7 +99,7 @@ func Copy(ctx context.Context, sqlitePath, pgURL string, opts Options) ([]Table,
 	}
 	if !opts.Force {
 		for _, t := range order {
-			if slices.Contains(singletons, t) {
+			if slices.Contains(seeded, t) {
 				continue
 			}
 			var any bool

@@ -132,7 +132,8 @@ type FulfilmentStore interface {
 	// TransitionOrder moves the order from t.From to t.To and records the
 	// event, in one transaction; an order no longer in t.From is an
 	// ECONFLICT (someone else moved it first). Cancelling puts the lines'
-	// quantities back into stock in the same transaction.
+	// quantities back into stock and gives back the order's promo code
+	// use in the same transaction.
 	TransitionOrder(ctx context.Context, t Transition) (*Order, error)
 }
 

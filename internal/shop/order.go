@@ -205,7 +205,11 @@ type OrderStore interface {
 	// ClaimExists, a pending order of the same cart with ClaimBusy;
 	// otherwise build gets the cart as it is inside the transaction and the
 	// number of orders placed from it before, and returns the order to
-	// insert (with its lines) or an error that cancels the claim.
+	// insert (with its lines) or an error that cancels the claim. An
+	// order with a PromoCode counts the code's use in the same
+	// transaction: a code unknown or paused (MsgPromoUnknown), used up
+	// (MsgPromoUsedUp) or, once per customer, used by the same customer
+	// before (MsgPromoAlreadyUsed) fails the claim with an EINVALID.
 	ClaimCart(ctx context.Context, owner, key string, build func(c Cart, placed int) (*Order, error)) (*Order, Claim, error)
 	// PlacedFromCart counts the orders placed from owner's cart (not
 	// pending ones), which makes a cart's checkout key change after each.
@@ -216,8 +220,9 @@ type OrderStore interface {
 	// stay), in one transaction. An order that is not pending is an
 	// ECONFLICT.
 	CompleteOrder(ctx context.Context, orderID string, paid bool) error
-	// ReleaseOrder deletes a pending order whose payment did not happen;
-	// the cart was never touched.
+	// ReleaseOrder deletes a pending order whose payment did not happen,
+	// giving back its stock and its promo code's use; the cart was never
+	// touched.
 	ReleaseOrder(ctx context.Context, orderID string) error
 	// ExpiredClaims lists pending orders whose lease ended before now.
 	ExpiredClaims(ctx context.Context, now time.Time) ([]Order, error)

@@ -2,6 +2,7 @@ package shop
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -111,9 +112,20 @@ type PromoStore interface {
 	PromoCodes(ctx context.Context) ([]PromoCode, error)
 	SavePromoCode(ctx context.Context, c PromoCode) (PromoCode, error) // EINVALID for a duplicate code
 	SetPromoPaused(ctx context.Context, code string, paused bool) error
-	// PromoUsedBy reports whether the customer (an account id, or an
-	// e-mail for a guest) has an order that holds the code.
+	// PromoUsedBy reports whether the customer (PromoCustomer: an
+	// account id, or a guest's e-mail) has an order that holds the code.
 	PromoUsedBy(ctx context.Context, code, customer string) (bool, error)
+}
+
+// PromoCustomer is who a once-per-customer code counts against: the
+// account that orders, or for a guest, whose id lasts only a session, the
+// e-mail address, so a new session or another case of the same address
+// cannot use the code again.
+func PromoCustomer(userID, email string) string {
+	if userID != "" && !strings.HasPrefix(userID, GuestIDPrefix) {
+		return userID
+	}
+	return NormalizeEmail(email)
 }
 
 // Why a promo code is refused, stated next to the code field. The store

@@ -224,6 +224,9 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 			if err := returnStock(ctx, tx, t.OrderID, t.At); err != nil {
 				return err
 			}
+			if err := releasePromo(ctx, tx, t.OrderID); err != nil {
+				return err
+			}
 		}
 		note := t.Reason
 		if t.To == shop.StatusShipped {

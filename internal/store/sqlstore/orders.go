@@ -16,11 +16,13 @@ const (
 	orderColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
 	COALESCE(tracking_number, ''), idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason,
-	currency, payment_provider, payment_status, payment_ref, payment_intent, paid_at, refunded_cents`
+	currency, payment_provider, payment_status, payment_ref, payment_intent, paid_at, refunded_cents,
+	promo_code, discount_cents, shipping_method, tax_included`
 	orderInsertColumns = `id, user_id, email, status, subtotal_cents, shipping_cents, tax_cents, total_cents,
 	ship_name, ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_method,
 	tracking_number, idempotency_key, created_at, cart_owner, charge_key, lease_until, carrier, cancel_reason,
-	currency, payment_provider, payment_status, payment_ref, payment_intent, paid_at, refunded_cents`
+	currency, payment_provider, payment_status, payment_ref, payment_intent, paid_at, refunded_cents,
+	promo_code, discount_cents, shipping_method, tax_included`
 )
 
 // scanOrder scans orderColumns, then into extra any columns after them.
@@ -31,7 +33,8 @@ func scanOrder(row interface{ Scan(...any) error }, extra ...any) (*shop.Order, 
 	err := row.Scan(append([]any{&o.ID, &o.UserID, &o.Email, &o.Status, &o.Subtotal, &o.Shipping, &o.Tax, &o.Total,
 		&a.Name, &a.Street, &a.City, &a.State, &a.ZipCode, &a.Country, &a.Phone, &o.PaymentMethod,
 		&o.TrackingNumber, &o.IdempotencyKey, &created, &o.CartOwner, &o.ChargeKey, &lease, &o.Carrier, &o.CancelReason,
-		&o.Currency, &o.PaymentProvider, &o.PaymentStatus, &o.PaymentRef, &o.PaymentIntent, &paid, &o.Refunded}, extra...)...)
+		&o.Currency, &o.PaymentProvider, &o.PaymentStatus, &o.PaymentRef, &o.PaymentIntent, &paid, &o.Refunded,
+		&o.PromoCode, &o.Discount, &o.ShippingMethod, &o.TaxIncluded}, extra...)...)
 	if err != nil {
 		return nil, rowError(err, "scan order", shop.MsgOrderNotFound)
 	}
@@ -69,13 +72,20 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 	if o.PaymentStatus == "" {
 		o.PaymentStatus = shop.PaymentPaid
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.Exec(ctx, `INSERT INTO orders (`+orderInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.UserID, o.Email, o.Status, o.Subtotal, o.Shipping, o.Tax, o.Total,
 		a.Name, a.Street, a.City, a.State, a.ZipCode, a.Country, a.Phone, o.PaymentMethod, tracking, o.IdempotencyKey, o.CreatedAt.Unix(),
 		o.CartOwner, o.ChargeKey, lease, o.Carrier, o.CancelReason,
-		o.Currency, o.PaymentProvider, o.PaymentStatus, o.PaymentRef, o.PaymentIntent, paid, o.Refunded)
+		o.Currency, o.PaymentProvider, o.PaymentStatus, o.PaymentRef, o.PaymentIntent, paid, o.Refunded,
+		o.PromoCode, o.Discount, o.ShippingMethod, o.TaxIncluded)
 	if err != nil {
 		return s.FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
+	}
+	for i, l := range o.TaxLines {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_tax_lines (order_id, position, name, rate, base_cents, amount_cents)
+			VALUES (?, ?, ?, ?, ?, ?)`, o.ID, i, l.Name, l.Rate, l.Base, l.Amount); err != nil {
+			return fmt.Errorf("order tax line: %w", err)
+		}
 	}
 	for i, l := range o.Lines {
 		if _, err := tx.Exec(ctx, `INSERT INTO order_lines (order_id, position, product_id, variant_id, variation, name, price_cents, quantity, image)
@@ -90,7 +100,8 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 // Claims of one cart run one after the other (SQLite's IMMEDIATE write
 // transactions, PostgreSQL's lock on the cart), so the lines charged are
 // the ones read here and a second Place Order sees the first's order
-// (ClaimExists) or its pending claim (ClaimBusy).
+// (ClaimExists) or its pending claim (ClaimBusy). The order's promo
+// code, if any, is counted in the same transaction (redeemPromo).
 func (s *Store) ClaimCart(ctx context.Context, owner, key string, build func(shop.Cart, int) (*shop.Order, error)) (*shop.Order, shop.Claim, error) {
 	var out *shop.Order
 	var result shop.Claim
@@ -137,6 +148,11 @@ func (s *Store) ClaimCart(ctx context.Context, owner, key string, build func(sho
 		}
 		if err := s.insertOrder(ctx, tx, o); err != nil {
 			return fmt.Errorf("claim order: %w", err)
+		}
+		if o.PromoCode != "" {
+			if err := s.redeemPromo(ctx, tx, o); err != nil {
+				return err
+			}
 		}
 		out = o
 		return nil
@@ -194,8 +210,8 @@ func (s *Store) CompleteOrder(ctx context.Context, orderID string, paid bool) er
 	})
 }
 
-// ReleaseOrder removes a pending claim (its lines go with it) and puts
-// what it took back into stock.
+// ReleaseOrder removes a pending claim (its lines go with it), puts what
+// it took back into stock and gives back its promo code's use.
 func (s *Store) ReleaseOrder(ctx context.Context, orderID string) error {
 	return s.InTx(ctx, func(tx Tx) error {
 		// An update that changes nothing, to hold the order's row: a
@@ -210,6 +226,9 @@ func (s *Store) ReleaseOrder(ctx context.Context, orderID string) error {
 			return nil
 		}
 		if err := returnStock(ctx, tx, orderID, s.Now()); err != nil {
+			return err
+		}
+		if err := releasePromo(ctx, tx, orderID); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM orders WHERE id = ? AND status = ?`, orderID, shop.StatusPending); err != nil {
@@ -282,7 +301,7 @@ func (s *Store) OrderByKey(ctx context.Context, key string) (*shop.Order, error)
 	return scanOrder(s.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE idempotency_key = ?`, key))
 }
 
-// Order returns an order with its lines.
+// Order returns an order with its lines and tax lines.
 func (s *Store) Order(ctx context.Context, id string) (*shop.Order, error) {
 	o, err := scanOrder(s.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE id = ?`, id))
 	if err != nil {
@@ -291,6 +310,14 @@ func (s *Store) Order(ctx context.Context, id string) (*shop.Order, error) {
 	rows, err := s.Query(ctx, `SELECT product_id, variant_id, variation, name, price_cents, quantity, image FROM order_lines WHERE order_id = ? ORDER BY position`, id)
 	o.Lines, err = Collect(s, rows, err, "order lines", func(rows *sql.Rows) (l shop.OrderLine, err error) {
 		err = rows.Scan(&l.ProductID, &l.VariantID, &l.Variation, &l.Name, &l.Price, &l.Quantity, &l.Image)
+		return l, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, err = s.Query(ctx, `SELECT name, rate, base_cents, amount_cents FROM order_tax_lines WHERE order_id = ? ORDER BY position`, id)
+	o.TaxLines, err = Collect(s, rows, err, "order tax lines", func(rows *sql.Rows) (l shop.TaxLine, err error) {
+		err = rows.Scan(&l.Name, &l.Rate, &l.Base, &l.Amount)
 		return l, err
 	})
 	if err != nil {

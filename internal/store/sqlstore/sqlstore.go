@@ -331,6 +331,8 @@ type Stores interface {
 	shop.GalleryStore
 	shop.CatalogFileStore
 	shop.VariantAdminStore
+	shop.PricingStore
+	shop.PromoStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has
