@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	_ "time/tzdata" // the shop's time zone without the system's zone files: one binary
 
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/crypto/bcrypt"
@@ -146,7 +147,12 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	if err != nil {
 		return nil, nil, err
 	}
-	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, mailer, log, jobs)
+	location, err := time.LoadLocation(handlers.DefaultTimezone)
+	if err != nil {
+		return nil, nil, fmt.Errorf("shop time zone: %w", err)
+	}
+	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: location}
+	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	startPaymentSweep(ctx, cfg, db, office, log, jobs)
 
@@ -173,6 +179,8 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Orders:      db,
 		Images:      db,
 		Checkout:    checkoutSvc,
+		Prices:      prices,
+		Location:    location,
 		Payments:    checkoutSvc,
 		Webhooks:    webhooks(stripe),
 		Stock:       db,
@@ -261,10 +269,10 @@ func newGoogle(cfg *config.Config) *auth.Google {
 // gateway charged them, released if not). With several instances, one at a
 // time sweeps.
 func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, stripe *stripepay.Client,
-	mailer mail.Mailer, log *slog.Logger, jobs *errgroup.Group) *checkout.Service {
+	prices *checkout.Prices, mailer mail.Mailer, log *slog.Logger, jobs *errgroup.Group) *checkout.Service {
 	svc := &checkout.Service{
 		Orders: db, Carts: db, Payments: db, Gateway: gateway,
-		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout,
+		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout, Prices: prices,
 		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold},
 	}
 	if stripe != nil {

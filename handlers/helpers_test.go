@@ -142,7 +142,10 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		deps.Catalog = cat
 	}
 	deps.Carts, deps.Wishlists, deps.Orders, deps.Images = db, db, db, db
-	co := &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db},
+	deps.Location, _ = time.LoadLocation("America/New_York")
+	prices := &checkout.Prices{Settings: db, Promos: db, Now: clock.Now, Location: deps.Location}
+	deps.Prices = prices
+	co := &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db}, Prices: prices,
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log,
 		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold}}
 	deps.Checkout = co

@@ -20,7 +20,8 @@ func TestCart_ShippingRuleAndItemCount(t *testing.T) {
 	for sel, want := range map[string]string{
 		`[data-testid="subtotal-label"]`:     "Subtotal (1 item)",
 		`[data-testid="shipping"]`:           "$10.00",
-		`[data-testid="total"]`:              "$26.00",
+		`[data-testid="tax"]`:                "$1.60",
+		`[data-testid="total"]`:              "$27.60",
 		`[data-testid="free-shipping-note"]`: "Add $34.00 more for free standard shipping (free on orders of $50 or more).",
 	} {
 		if got := text(doc, sel); got != want {
@@ -33,7 +34,8 @@ func TestCart_ShippingRuleAndItemCount(t *testing.T) {
 	for sel, want := range map[string]string{
 		`[data-testid="subtotal-label"]`:     "Subtotal (4 items)",
 		`[data-testid="shipping"]`:           "Free",
-		`[data-testid="total"]`:              "$57.99",
+		`[data-testid="tax"]`:                "$5.80",
+		`[data-testid="total"]`:              "$63.79",
 		`[data-testid="free-shipping-note"]`: "Your order ships free.",
 	} {
 		if got := text(doc, sel); got != want {

@@ -49,13 +49,13 @@ func typedCode(c *fiber.Ctx) string {
 // customerOf is who would use a promo code: the account, or for a guest
 // the e-mail given at checkout ("" before it is known).
 func customerOf(u *shop.User, email string) string {
-	switch {
-	case u == nil:
+	if u == nil {
 		return ""
-	case u.IsGuest:
-		return checkout.Customer("", email)
 	}
-	return u.ID
+	if c := checkout.Customer(u.ID, email); c != "" {
+		return c
+	}
+	return ""
 }
 
 // totalsView is a priced cart as the summaries state it.

@@ -140,10 +140,6 @@ func (p *Prices) lookUpCode(ctx context.Context, code, customer string) (*shop.P
 	return &c, nil
 }
 
-// Customer is who uses a code: the account, else the e-mail given.
-func Customer(userID, email string) string {
-	if userID != "" {
-		return userID
-	}
-	return shop.NormalizeEmail(email)
-}
+// Customer is who uses a code: the account, else the e-mail given
+// (shop.PromoCustomer, which the store counts by too).
+func Customer(userID, email string) string { return shop.PromoCustomer(userID, email) }

@@ -56,6 +56,7 @@ func newFixture(t *testing.T) *fixture {
 	db.SetClock(func() time.Time { return f.now })
 	f.svc = func(g checkout.Gateway) *checkout.Service {
 		return &checkout.Service{Orders: db, Carts: db, Gateway: g, Mailer: &mail.Outbox{Store: db, Log: log},
+			Prices: &checkout.Prices{Settings: db, Promos: db, Now: func() time.Time { return f.now }, Location: time.UTC},
 			Now: func() time.Time { return f.now }, Log: log, PaymentTimeout: 10 * time.Second}
 	}
 	return f
@@ -71,11 +72,11 @@ func (f *fixture) place(t *testing.T, svc *checkout.Service, owner string) check
 		t.Fatal(err)
 	}
 	cart, _ := f.db.Cart(ctx, owner)
-	key, err := svc.ReviewKey(ctx, owner, cart)
+	key, err := svc.ReviewKey(ctx, owner, cart, checkout.Choice{Country: shop.DefaultCountry})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.Place(ctx, checkout.PlaceInput{UserID: owner, CartOwner: owner, Key: key,
+	res, err := svc.Place(ctx, checkout.PlaceInput{UserID: owner, CartOwner: owner, Key: key, Choice: checkout.Choice{Country: shop.DefaultCountry},
 		Shipping: checkout.Shipping{FirstName: "A", Email: owner + "@example.com"}, Card: checkout.Card{Brand: "Visa", Last4: "4242", Token: "tok_" + owner}})
 	if err != nil {
 		t.Fatal(err)

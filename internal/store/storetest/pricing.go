@@ -50,7 +50,7 @@ var (
 	}
 	defaultMethods = []shop.ShippingMethod{
 		{ID: "standard", Name: "Standard", Price: 1000, FreeFrom: 5000, MinDays: 3, MaxDays: 5, CutoffHour: -1, ZoneIDs: []string{"us"}, Position: 1, Enabled: true},
-		{ID: "express", Name: "Express", Price: 999, MinDays: 2, MaxDays: 3, CutoffHour: -1, ZoneIDs: []string{"us"}, Position: 2, Enabled: true},
+		{ID: "express", Name: "Express", Price: 1499, MinDays: 2, MaxDays: 3, CutoffHour: -1, ZoneIDs: []string{"us"}, Position: 2, Enabled: true},
 		{ID: "next-day", Name: "Next Day", Price: 1999, MinDays: 1, MaxDays: 1, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 3, Enabled: true},
 		{ID: "international", Name: "International", Price: 2499, MinDays: 7, MaxDays: 14, CutoffHour: -1, ZoneIDs: []string{"intl"}, Position: 4, Enabled: true},
 	}

@@ -127,7 +127,7 @@ INSERT INTO shipping_zone_countries (zone_id, position, country) VALUES
     ('us', 1, 'United States'), ('intl', 1, 'Canada'), ('intl', 2, 'United Kingdom');
 INSERT INTO shipping_methods (id, name, price_cents, free_from_cents, min_days, max_days, cutoff_hour, position, enabled) VALUES
     ('standard', 'Standard', 1000, 5000, 3, 5, -1, 1, TRUE),
-    ('express', 'Express', 999, 0, 2, 3, -1, 2, TRUE),
+    ('express', 'Express', 1499, 0, 2, 3, -1, 2, TRUE),
     ('next-day', 'Next Day', 1999, 0, 1, 1, 14, 3, TRUE),
     ('international', 'International', 2499, 0, 7, 14, -1, 4, TRUE);
 INSERT INTO shipping_method_zones (method_id, zone_id) VALUES
