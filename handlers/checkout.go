@@ -64,16 +64,16 @@ type checkoutState struct {
 	// ShipMethod is the shipping method chosen with the address.
 	ShipMethod string    `json:"shipMethod,omitempty"`
 	Card       *keptCard `json:"card,omitempty"`
-	Placing  *placing           `json:"placing,omitempty"`
+	Placing    *placing  `json:"placing,omitempty"`
 }
 
 // placing is the order whose demo payment is under way, with what its
 // status page needs to tell a decline (the cart key and card token) and
 // what "Use another card" gives back to the checkout.
 type placing struct {
-	OrderID  string            `json:"order"`
-	Key      string            `json:"key"`
-	Token    string            `json:"token,omitempty"`
+	OrderID    string            `json:"order"`
+	Key        string            `json:"key"`
+	Token      string            `json:"token,omitempty"`
 	Shipping   checkout.Shipping `json:"shipping"`
 	Method     string            `json:"method,omitempty"`
 	ShipMethod string            `json:"shipMethod,omitempty"`

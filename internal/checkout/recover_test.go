@@ -57,7 +57,7 @@ func newFixture(t *testing.T) *fixture {
 	f.svc = func(g checkout.Gateway) *checkout.Service {
 		return &checkout.Service{Orders: db, Carts: db, Gateway: g, Mailer: &mail.Outbox{Store: db, Log: log},
 			Prices: &checkout.Prices{Settings: db, Promos: db, Now: func() time.Time { return f.now }, Location: time.UTC},
-			Now: func() time.Time { return f.now }, Log: log, PaymentTimeout: 10 * time.Second}
+			Now:    func() time.Time { return f.now }, Log: log, PaymentTimeout: 10 * time.Second}
 	}
 	return f
 }
