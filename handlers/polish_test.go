@@ -75,7 +75,7 @@ func TestCheckout_ShippingBelowFiftyEverywhere(t *testing.T) {
 	if len(mails) != 1 {
 		t.Fatalf("outbox: %d mails", len(mails))
 	}
-	for _, want := range []string{"Shipping $10.00", "Total $27.60", "Springfield, IL 62701, United States"} {
+	for _, want := range []string{"Shipping (Standard) $10.00", "Total $27.60", "Springfield, IL 62701, United States"} {
 		if !strings.Contains(mails[0].Body, want) {
 			t.Errorf("e-mail lacks %q:\n%s", want, mails[0].Body)
 		}

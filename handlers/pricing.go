@@ -67,24 +67,8 @@ func totalsView(p checkout.Priced) pages.Totals {
 		t.Code = strings.ToUpper(p.Code.Code)
 		t.FreeShipping = p.Code.Kind == shop.PromoFreeShipping
 	}
-	t.TaxLabel = taxLabel(p.TaxLines, p.TaxIncluded, p.Estimated)
+	t.TaxLabel = pages.TaxLabel(p.TaxLines, p.TaxIncluded, p.Estimated)
 	return t
-}
-
-// taxLabel names the tax row: "Tax (10%)", "Includes VAT (20%)",
-// "Estimated tax (10%)".
-func taxLabel(lines []shop.TaxLine, included, estimated bool) string {
-	name, rate := "Tax", ""
-	if len(lines) > 0 {
-		name, rate = lines[0].Name, " ("+pricing.RateText(lines[0].Rate)+")"
-	}
-	switch {
-	case included:
-		return "Includes " + name + rate
-	case estimated:
-		return "Estimated " + strings.ToLower(name) + rate
-	}
-	return name + rate
 }
 
 // codeForm is the promo code field of a priced cart: the code applied, or

@@ -575,7 +575,7 @@ describe('shopper polish', () => {
       const mails = s.queryDB(t, `SELECT body FROM outbox WHERE subject = 'Your order ${orderId}'`);
       if (mails) {
         assert.equal(mails.length, 1);
-        assert.match(mails[0].body, /Shipping \$10\.00/);
+        assert.match(mails[0].body, /Shipping \(Standard\) \$10\.00/);
         assert.match(mails[0].body, /Springfield, IL 62701, United States/, 'the e-mail keeps the state');
       }
 

@@ -775,11 +775,9 @@ func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {
 	for _, l := range o.Lines {
 		fmt.Fprintf(&b, "%d × %s  %s\n", l.Quantity, l.Label(), l.Total())
 	}
-	shipping := o.Shipping.String()
-	if o.Shipping == 0 {
-		shipping = "Free"
-	}
-	fmt.Fprintf(&b, "\nSubtotal %s\nShipping %s\nTax %s\nTotal %s\n\n", o.Subtotal, shipping, o.Tax, o.Total)
+	b.WriteString("\n")
+	b.WriteString(OrderSums(o))
+	b.WriteString("\n")
 	if o.PaymentProvider == shop.ProviderBankTransfer {
 		fmt.Fprintf(&b, "Please pay %s by bank transfer, with %s as the reference:\n\n%s\n\nWe hold your items for %d days and ship once the money arrives; an order not paid by then is cancelled.\n",
 			o.Total, o.ID, s.BankTransfer.Instructions, s.BankTransfer.HoldDays())
@@ -800,4 +798,34 @@ func (s *Service) sendConfirmation(ctx context.Context, o *shop.Order) {
 // e-mail).
 func newOrderID(now time.Time) string {
 	return "NOC-" + now.UTC().Format("060102") + "-" + strings.ToUpper(shop.RandomHex(4))
+}
+
+// OrderSums are an order's sums as its e-mails state them, one per line:
+// the subtotal, the code's discount, shipping by its method, the tax (or
+// the tax the prices held) and the total.
+func OrderSums(o *shop.Order) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Subtotal %s\n", o.Subtotal)
+	if o.Discount > 0 {
+		fmt.Fprintf(&b, "Discount (%s) -%s\n", o.PromoCode, o.Discount)
+	}
+	shipping := o.Shipping.String()
+	if o.Shipping == 0 {
+		shipping = "Free"
+	}
+	if o.ShippingMethod != "" {
+		fmt.Fprintf(&b, "Shipping (%s) %s\n", o.ShippingMethod, shipping)
+	} else {
+		fmt.Fprintf(&b, "Shipping %s\n", shipping)
+	}
+	name, rate := "Tax", ""
+	if len(o.TaxLines) > 0 {
+		name, rate = o.TaxLines[0].Name, " ("+pricing.RateText(o.TaxLines[0].Rate)+")"
+	}
+	if o.TaxIncluded {
+		fmt.Fprintf(&b, "Total %s\nIncludes %s%s %s\n", o.Total, name, rate, o.Tax)
+	} else {
+		fmt.Fprintf(&b, "%s%s %s\nTotal %s\n", name, rate, o.Tax, o.Total)
+	}
+	return b.String()
 }

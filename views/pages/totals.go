@@ -1,6 +1,11 @@
 package pages
 
-import "github.com/nocturne/storefront/internal/shop"
+import (
+	"strings"
+
+	"github.com/nocturne/storefront/internal/pricing"
+	"github.com/nocturne/storefront/internal/shop"
+)
 
 // Totals are an order summary's sums as the one pricing function computed
 // them, with the words the summary needs to state them.
@@ -44,4 +49,28 @@ type MethodChoice struct {
 type ZoneChoice struct {
 	Name    string
 	Methods []MethodChoice
+}
+
+// TaxLabel names the tax row: "Tax (10%)", "Includes VAT (20%)",
+// "Estimated tax (10%)".
+func TaxLabel(lines []shop.TaxLine, included, estimated bool) string {
+	name, rate := "Tax", ""
+	if len(lines) > 0 {
+		name, rate = lines[0].Name, " ("+pricing.RateText(lines[0].Rate)+")"
+	}
+	switch {
+	case included:
+		return "Includes " + name + rate
+	case estimated:
+		return "Estimated " + strings.ToLower(name) + rate
+	}
+	return name + rate
+}
+
+// OrderTotals are a placed order's sums as its page states them: what it
+// was charged, in the words of the rates it was placed under.
+func OrderTotals(o shop.Order) Totals {
+	return Totals{Subtotal: o.Subtotal, Discount: o.Discount, Shipping: o.Shipping, Tax: o.Tax, Total: o.Total,
+		Code: o.PromoCode, Method: o.ShippingMethod, TaxIncluded: o.TaxIncluded,
+		TaxLabel: TaxLabel(o.TaxLines, o.TaxIncluded, false)}
 }
