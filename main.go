@@ -151,7 +151,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	if err != nil {
 		return nil, nil, fmt.Errorf("shop time zone: %w", err)
 	}
-	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: location}
+	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: location, Version: cat.Version}
 	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	startPaymentSweep(ctx, cfg, db, office, log, jobs)

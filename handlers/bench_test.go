@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"net/url"
 	"strconv"
 	"testing"
 
@@ -100,5 +101,45 @@ func uncachedListing(b *testing.B, app *testApp) {
 		if code := ctx.Response.StatusCode(); code != 200 {
 			b.Fatalf("status %d", code)
 		}
+	}
+}
+
+// BenchmarkCheckoutPages measures the pages that price a cart: the cart
+// and the three checkout steps of a signed-in shopper with a US address
+// and the demo card, none of which the page cache answers.
+func BenchmarkCheckoutPages(b *testing.B) {
+	app := newTestApp(b)
+	shopper := app.register(b, "Ada", "ada@example.com", "night-owl-41")
+	shopper.addToCart("/products", "nb-001", "2")
+	shopper.addToCart("/products", "nb-042", "1")
+	shopper.postFrom("/checkout/shipping", "/checkout/shipping", url.Values{"firstName": {"Ada"}, "lastName": {"Lovelace"},
+		"email": {"ada@example.com"}, "phone": {"(217) 555-0100"}, "address": {"1 Main St"}, "city": {"Springfield"},
+		"state": {"IL"}, "zipCode": {"62701"}, "country": {"United States"}})
+	if res, _ := shopper.postFrom("/checkout/payment", "/checkout/payment", paymentValues(testCard)); res.Header.Get("Location") != "/checkout/review" {
+		b.Fatalf("payment: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	var cookie string
+	for k, v := range shopper.cookies {
+		cookie += k + "=" + v + "; "
+	}
+	handler := app.app.Handler()
+	for _, path := range []string{"/cart", "/checkout/shipping", "/checkout/payment", "/checkout/review"} {
+		b.Run(path, func(b *testing.B) {
+			var ctx fasthttp.RequestCtx
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				ctx.ResetUserValues()
+				ctx.Request.Reset()
+				ctx.Response.Reset()
+				ctx.Request.SetRequestURI(path)
+				ctx.Request.Header.SetMethod(fasthttp.MethodGet)
+				ctx.Request.Header.Set("Accept-Encoding", "gzip")
+				ctx.Request.Header.Set("Cookie", cookie)
+				handler(&ctx)
+				if code := ctx.Response.StatusCode(); code != 200 {
+					b.Fatalf("%s: status %d", path, code)
+				}
+			}
+		})
 	}
 }

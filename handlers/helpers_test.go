@@ -143,7 +143,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	}
 	deps.Carts, deps.Wishlists, deps.Orders, deps.Images = db, db, db, db
 	deps.Location, _ = time.LoadLocation("America/New_York")
-	prices := &checkout.Prices{Settings: db, Promos: db, Now: clock.Now, Location: deps.Location}
+	prices := &checkout.Prices{Settings: db, Promos: db, Now: clock.Now, Location: deps.Location, Version: cat.Version}
 	deps.Prices = prices
 	co := &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db}, Prices: prices,
 		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nocturne/storefront/internal/pricing"
@@ -20,6 +21,19 @@ type Prices struct {
 	Now      func() time.Time
 	// Location is the shop's time zone, for cut-offs and delivery dates.
 	Location *time.Location
+	// Version is the catalogue version served. A change of the settings
+	// bumps it in the store, and every instance's catalogue follows, so
+	// the settings read are kept for as long as it stays the same; nil
+	// reads them for every price.
+	Version func() int64
+
+	kept atomic.Pointer[keptRules]
+}
+
+// keptRules are the settings as read at a catalogue version.
+type keptRules struct {
+	version int64
+	rules   pricing.Rules
 }
 
 // Choice is what a shopper chose that changes the price: where it goes, how,
@@ -47,20 +61,20 @@ type Priced struct {
 
 // Rules reads the shop's pricing settings.
 func (p *Prices) Rules(ctx context.Context) (pricing.Rules, error) {
-	var r pricing.Rules
-	var err error
-	if r.Zones, err = p.Settings.ShippingZones(ctx); err != nil {
-		return r, fmt.Errorf("shipping zones: %w", err)
+	if p.Version == nil {
+		return pricing.LoadRules(ctx, p.Settings)
 	}
-	if r.Methods, err = p.Settings.ShippingMethods(ctx); err != nil {
-		return r, fmt.Errorf("shipping methods: %w", err)
+	// The version is read first: settings changed while they are read
+	// come with a newer version, which reads them again.
+	v := p.Version()
+	if k := p.kept.Load(); k != nil && k.version == v {
+		return k.rules, nil
 	}
-	if r.Rates, err = p.Settings.TaxRates(ctx); err != nil {
-		return r, fmt.Errorf("tax rates: %w", err)
+	r, err := pricing.LoadRules(ctx, p.Settings)
+	if err != nil {
+		return r, err
 	}
-	if r.Settings, err = p.Settings.PricingSettings(ctx); err != nil {
-		return r, fmt.Errorf("pricing settings: %w", err)
-	}
+	p.kept.Store(&keptRules{version: v, rules: r})
 	return r, nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/nocturne/storefront/internal/pricing"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -23,6 +24,7 @@ type Store interface {
 	shop.UserStore
 	shop.OrderStore
 	shop.CatalogStore
+	shop.PricingStore
 }
 
 // Account is the created demo account's sign-in.
@@ -57,6 +59,10 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 	if err != nil || len(products) == 0 {
 		return Account{}, fmt.Errorf("demo: the catalogue is empty (%v)", err)
 	}
+	rules, err := pricing.LoadRules(ctx, s)
+	if err != nil {
+		return Account{}, fmt.Errorf("demo: %w", err)
+	}
 	statuses := []string{shop.StatusDelivered, shop.StatusShipped, shop.StatusProcessing, shop.StatusCancelled}
 	for i := 0; i < OrderCount; i++ {
 		var cart shop.Cart
@@ -64,11 +70,16 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 			p := products[(i*7+j*13)%len(products)]
 			cart.Lines = append(cart.Lines, shop.CartLine{Product: p, Quantity: 1 + (i+j)%3})
 		}
-		t := shop.CheckoutTotals(cart)
+		var lines []pricing.Line
+		for _, l := range cart.Lines {
+			lines = append(lines, pricing.Line{Key: l.Product.ID, Price: l.Product.Price, Quantity: l.Quantity})
+		}
+		t := pricing.Price(rules.Input(lines, u.Country, u.State, "", nil))
 		status := statuses[i%len(statuses)]
 		o := &shop.Order{
 			ID: fmt.Sprintf("NOC-DEMO-%03d", i+1), UserID: u.ID, Email: Email, Status: status,
-			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total,
+			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total, ShippingMethod: t.Method.Name,
+			TaxIncluded: t.TaxIncluded, TaxLines: t.TaxLines,
 			ShipTo:        shop.Address{Name: u.DisplayName, Street: u.Address, City: u.City, State: u.State, ZipCode: u.ZipCode, Country: u.Country, Phone: u.PhoneNumber},
 			PaymentMethod: "Visa ending 4242", IdempotencyKey: "demo-" + shop.RandomHex(8),
 			CreatedAt: now.Add(-time.Duration(i*3+1) * 24 * time.Hour).UTC().Truncate(time.Second),

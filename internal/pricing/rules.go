@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,6 +17,26 @@ type Rules struct {
 	Methods  []shop.ShippingMethod
 	Rates    []shop.TaxRate
 	Settings shop.PricingSettings
+}
+
+// LoadRules reads the rules from the store that keeps them; pricing itself
+// still reads nothing: the caller passes the store in.
+func LoadRules(ctx context.Context, s shop.PricingStore) (Rules, error) {
+	var r Rules
+	var err error
+	if r.Zones, err = s.ShippingZones(ctx); err != nil {
+		return r, fmt.Errorf("shipping zones: %w", err)
+	}
+	if r.Methods, err = s.ShippingMethods(ctx); err != nil {
+		return r, fmt.Errorf("shipping methods: %w", err)
+	}
+	if r.Rates, err = s.TaxRates(ctx); err != nil {
+		return r, fmt.Errorf("tax rates: %w", err)
+	}
+	if r.Settings, err = s.PricingSettings(ctx); err != nil {
+		return r, fmt.Errorf("pricing settings: %w", err)
+	}
+	return r, nil
 }
 
 // Input is the Input of pricing lines for an address under these rules.

@@ -112,7 +112,7 @@ func (s *Store) SaveShippingZone(ctx context.Context, z shop.ShippingZone) (shop
 				return s.refused(err, "save shipping zone "+z.ID, Messages{shop.EINVALID: msgZoneInvalid, shop.ECONFLICT: msgZoneInvalid})
 			}
 		}
-		return nil
+		return pricingChanged(ctx, s, tx)
 	})
 	if err != nil {
 		return shop.ShippingZone{}, err
@@ -123,8 +123,13 @@ func (s *Store) SaveShippingZone(ctx context.Context, z shop.ShippingZone) (shop
 // DeleteShippingZone removes a zone; the methods that shipped there no
 // longer do.
 func (s *Store) DeleteShippingZone(ctx context.Context, id string) error {
-	res, err := s.Exec(ctx, `DELETE FROM shipping_zones WHERE id = ?`, id)
-	return s.affected(res, err, "delete shipping zone "+id, msgZoneNotFound)
+	return s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM shipping_zones WHERE id = ?`, id)
+		if err := s.affected(res, err, "delete shipping zone "+id, msgZoneNotFound); err != nil {
+			return err
+		}
+		return pricingChanged(ctx, s, tx)
+	})
 }
 
 // ShippingMethods lists every method, enabled or not, in order, each with
@@ -188,7 +193,7 @@ func (s *Store) SaveShippingMethod(ctx context.Context, m shop.ShippingMethod) (
 				return s.FormatError(err, "save shipping method "+m.ID, Messages{shop.ENOTFOUND: msgZoneNotFound})
 			}
 		}
-		return nil
+		return pricingChanged(ctx, s, tx)
 	})
 	if err != nil {
 		return shop.ShippingMethod{}, err
@@ -199,8 +204,13 @@ func (s *Store) SaveShippingMethod(ctx context.Context, m shop.ShippingMethod) (
 // DeleteShippingMethod removes a method. Orders placed with it keep its
 // name.
 func (s *Store) DeleteShippingMethod(ctx context.Context, id string) error {
-	res, err := s.Exec(ctx, `DELETE FROM shipping_methods WHERE id = ?`, id)
-	return s.affected(res, err, "delete shipping method "+id, msgMethodNotFound)
+	return s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM shipping_methods WHERE id = ?`, id)
+		if err := s.affected(res, err, "delete shipping method "+id, msgMethodNotFound); err != nil {
+			return err
+		}
+		return pricingChanged(ctx, s, tx)
+	})
 }
 
 // TaxRates lists the rates: the default ("" country) first, then by
@@ -220,10 +230,16 @@ func (s *Store) SaveTaxRate(ctx context.Context, r shop.TaxRate) (shop.TaxRate, 
 	if r.ID == "" {
 		r.ID = "tax_" + shop.RandomHex(6)
 	}
-	if _, err := s.Exec(ctx, `INSERT INTO tax_rates (id, name, country, state, rate) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, country = excluded.country, state = excluded.state, rate = excluded.rate`,
-		r.ID, r.Name, r.Country, r.State, r.Rate); err != nil {
-		return shop.TaxRate{}, s.refused(err, "save tax rate "+r.ID, Messages{shop.EINVALID: msgTaxRateInvalid, shop.ECONFLICT: msgTaxRateExists})
+	err := s.InTx(ctx, func(tx Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO tax_rates (id, name, country, state, rate) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET name = excluded.name, country = excluded.country, state = excluded.state, rate = excluded.rate`,
+			r.ID, r.Name, r.Country, r.State, r.Rate); err != nil {
+			return s.refused(err, "save tax rate "+r.ID, Messages{shop.EINVALID: msgTaxRateInvalid, shop.ECONFLICT: msgTaxRateExists})
+		}
+		return pricingChanged(ctx, s, tx)
+	})
+	if err != nil {
+		return shop.TaxRate{}, err
 	}
 	return r, nil
 }
@@ -231,8 +247,13 @@ func (s *Store) SaveTaxRate(ctx context.Context, r shop.TaxRate) (shop.TaxRate, 
 // DeleteTaxRate removes a rate. Orders keep the tax lines they were
 // placed with.
 func (s *Store) DeleteTaxRate(ctx context.Context, id string) error {
-	res, err := s.Exec(ctx, `DELETE FROM tax_rates WHERE id = ?`, id)
-	return s.affected(res, err, "delete tax rate "+id, msgTaxRateNotFound)
+	return s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM tax_rates WHERE id = ?`, id)
+		if err := s.affected(res, err, "delete tax rate "+id, msgTaxRateNotFound); err != nil {
+			return err
+		}
+		return pricingChanged(ctx, s, tx)
+	})
 }
 
 // PricingSettings reads the shop-wide switches (the migration's row).
@@ -247,8 +268,24 @@ func (s *Store) PricingSettings(ctx context.Context) (shop.PricingSettings, erro
 
 // SavePricingSettings replaces the shop-wide switches.
 func (s *Store) SavePricingSettings(ctx context.Context, p shop.PricingSettings) error {
-	_, err := s.Exec(ctx, `UPDATE pricing_settings SET prices_include_tax = ?, tax_shipping = ? WHERE id = 1`, p.PricesIncludeTax, p.TaxShipping)
-	return s.FormatError(err, "save pricing settings", nil)
+	return s.InTx(ctx, func(tx Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE pricing_settings SET prices_include_tax = ?, tax_shipping = ? WHERE id = 1`,
+			p.PricesIncludeTax, p.TaxShipping); err != nil {
+			return s.FormatError(err, "save pricing settings", nil)
+		}
+		return pricingChanged(ctx, s, tx)
+	})
+}
+
+// pricingChanged bumps the catalogue version in the transaction of a
+// change to the shipping or tax settings: every instance reloads, so
+// each one's copy of the settings (and each page cached with a shipping
+// promise) is renewed with the catalogue.
+func pricingChanged(ctx context.Context, s *Store, tx Tx) error {
+	if _, err := tx.Exec(ctx, `UPDATE catalog_version SET version = version + 1 WHERE id = 1`); err != nil {
+		return s.FormatError(err, "bump catalogue version", nil)
+	}
+	return nil
 }
 
 // promoColumns are read in scanPromo's order.
