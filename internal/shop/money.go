@@ -105,6 +105,15 @@ func (c Currency) Digits() int { return c.digits }
 // Unit is one major unit in minor units: 100 for USD, 1 for JPY.
 func (c Currency) Unit() Cents { return Cents(c.unit) }
 
+// Step is the currency's smallest amount as decimal text, the step of a
+// number field for a price: "0.01", "1" for yen, "0.001" for dinars.
+func (c Currency) Step() string {
+	if c.digits == 0 {
+		return "1"
+	}
+	return "0." + strings.Repeat("0", c.digits-1) + "1"
+}
+
 // Symbol is how the locale writes the currency: "$", "€", "¥", "KWD".
 func (c Currency) Symbol() string { return c.symbol }
 

@@ -69,12 +69,13 @@ func TestNewCurrency(t *testing.T) {
 		wantCode             string
 		digits               int
 		symbol, decimal, err string
+		step                 string
 	}{
-		{code: "USD", locale: "en-US", wantCode: "USD", digits: 2, symbol: "$", decimal: "."},
-		{code: " eur ", locale: "de-DE", wantCode: "EUR", digits: 2, symbol: "€", decimal: ","},
-		{code: "JPY", locale: "en-US", wantCode: "JPY", digits: 0, symbol: "¥", decimal: "."},
-		{code: "KWD", locale: "en-US", wantCode: "KWD", digits: 3, symbol: "KWD", decimal: "."},
-		{code: "EGP", locale: "ar-EG", wantCode: "EGP", digits: 2, symbol: "ج.م.\u200f", decimal: "٫"},
+		{code: "USD", locale: "en-US", wantCode: "USD", digits: 2, symbol: "$", decimal: ".", step: "0.01"},
+		{code: " eur ", locale: "de-DE", wantCode: "EUR", digits: 2, symbol: "€", decimal: ",", step: "0.01"},
+		{code: "JPY", locale: "en-US", wantCode: "JPY", digits: 0, symbol: "¥", decimal: ".", step: "1"},
+		{code: "KWD", locale: "en-US", wantCode: "KWD", digits: 3, symbol: "KWD", decimal: ".", step: "0.001"},
+		{code: "EGP", locale: "ar-EG", wantCode: "EGP", digits: 2, symbol: "ج.م.\u200f", decimal: "٫", step: "0.01"},
 		{code: "XYZ", locale: "en-US", err: `"XYZ" is not an ISO 4217 currency code`},
 		{code: "", locale: "en-US", err: `"" is not an ISO 4217 currency code`},
 		{code: "USD", locale: " ", err: "the locale is empty"},
@@ -91,9 +92,9 @@ func TestNewCurrency(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Code() != tt.wantCode || c.Digits() != tt.digits || c.Symbol() != tt.symbol || c.DecimalSeparator() != tt.decimal {
-				t.Errorf("got %s, %d digits, symbol %q, decimal %q; want %s, %d, %q, %q",
-					c.Code(), c.Digits(), c.Symbol(), c.DecimalSeparator(), tt.wantCode, tt.digits, tt.symbol, tt.decimal)
+			if c.Code() != tt.wantCode || c.Digits() != tt.digits || c.Symbol() != tt.symbol || c.DecimalSeparator() != tt.decimal || c.Step() != tt.step {
+				t.Errorf("got %s, %d digits, symbol %q, decimal %q, step %s; want %s, %d, %q, %q, %s",
+					c.Code(), c.Digits(), c.Symbol(), c.DecimalSeparator(), c.Step(), tt.wantCode, tt.digits, tt.symbol, tt.decimal, tt.step)
 			}
 		})
 	}
