@@ -66,8 +66,9 @@ type Parsed struct {
 
 // Parse reads a JSON array of items. A document that is not a JSON array
 // (truncated, HTML error page, …) is an error; a malformed item is skipped
-// and logged, so one bad product never stops an import. idPrefix keeps ids of
-// different sources apart ("fs-" + 7).
+// and logged, so one bad product never stops an import: a price with more
+// decimals than the shop's currency has (109.95 in yen) is one. idPrefix
+// keeps ids of different sources apart ("fs-" + 7).
 func Parse(r io.Reader, idPrefix string, log *slog.Logger) (Parsed, error) {
 	return parse(r, idPrefix, money.Parse, log)
 }
