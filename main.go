@@ -53,6 +53,9 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
+	// Every amount the process writes or reads is in the shop's currency,
+	// commands' included (see decision 0013).
+	shop.SetCurrency(cfg.Currency)
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 
 	if len(args) > 0 {

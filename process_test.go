@@ -410,3 +410,39 @@ func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
 	startServer(t, dir, restartEnv...)
 	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
 }
+
+// SHOP_CURRENCY and SHOP_LOCALE reach every amount the server writes: a
+// yen shop for Japan opens with the built-in catalogue in whole yen, and
+// an order is placed and kept in yen.
+func TestProcess_ShopCurrency(t *testing.T) {
+	t.Parallel() // each starts its own servers on their own ports and data
+	if testing.Short() {
+		t.Skip("starts the server")
+	}
+	dir := t.TempDir()
+	srv := startServer(t, dir, "SHOP_CURRENCY=JPY", "SHOP_LOCALE=ja-JP", "PAYMENT_DELAY=0s")
+	sh := newShopper(t, srv.base)
+	// nb-001 is 229.0 in the seed; Japanese writes the yen sign full-width.
+	if page := sh.get("/product/nb-001"); !strings.Contains(page, "￥229<") {
+		t.Errorf("product page has no ￥229:\n%.2000s", page)
+	}
+	key := sh.toReview("yen@example.com")
+	if res, _ := sh.post("/checkout/place", url.Values{"key": {key}}); !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
+		t.Fatalf("place: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	waitFor(t, "the order to be paid", func() bool { return orderStates(t, dir)["processing"] == 1 })
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "nocturne.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var currency string
+	var subtotal int64
+	if err := db.QueryRow(`SELECT currency, subtotal_cents FROM orders`).Scan(&currency, &subtotal); err != nil {
+		t.Fatal(err)
+	}
+	// Two of nb-001 at ¥229.
+	if currency != "jpy" || subtotal != 458 {
+		t.Errorf("order: %d %s, want 458 jpy", subtotal, currency)
+	}
+}

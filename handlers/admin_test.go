@@ -747,12 +747,12 @@ func TestAdmin_ProductEditor_PricesAreExact(t *testing.T) {
 	for _, tt := range []struct{ price, want string }{
 		{"0.001", "Use at most 2 decimal places."},
 		{"0.004", "Use at most 2 decimal places."},
-		{"1e-9", money.MsgSyntax},
-		{"NaN", money.MsgSyntax},
-		{"5e2", money.MsgSyntax},
+		{"1e-9", money.MsgSyntax()},
+		{"NaN", money.MsgSyntax()},
+		{"5e2", money.MsgSyntax()},
 		{"1.005", "Use at most 2 decimal places."},
-		{"0", money.MsgPositive},
-		{"1000000.01", money.MsgTooLarge},
+		{"0", money.MsgPositive()},
+		{"1000000.01", money.MsgTooLarge()},
 	} {
 		form := b.editorForm(t, "nb-001")
 		form.Set("price", tt.price)

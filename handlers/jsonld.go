@@ -61,7 +61,7 @@ func productJSONLD(p shop.Product, canonical, image string) ldProduct {
 		Context: "https://schema.org", Type: "Product", SKU: p.ID, Name: p.Title, Description: p.Description,
 		Image: image, Category: p.Category, URL: canonical,
 		Rating: &ldRating{Type: "AggregateRating", RatingValue: p.Rating, ReviewCount: p.ReviewCount},
-		Offers: ldOffer{Type: "Offer", PriceCurrency: "USD", Price: ldPrice(p.Price), Availability: availability(p), URL: canonical},
+		Offers: ldOffer{Type: "Offer", PriceCurrency: shop.CurrentCurrency().Code(), Price: ldPrice(p.Price), Availability: availability(p), URL: canonical},
 	}
 }
 
@@ -96,7 +96,7 @@ func productGroupJSONLD(p shop.Product, c shop.Choices, canonical, image string)
 		offered := p
 		offered.Price, offered.Stock = v.Price, v.Stock
 		item := ldProduct{Type: "Product", SKU: sku, Name: p.Title + " – " + shop.Variation(c.Options, v.Values), Image: image, URL: u,
-			Offers: ldOffer{Type: "Offer", PriceCurrency: "USD", Price: ldPrice(v.Price), Availability: availability(offered), URL: u}}
+			Offers: ldOffer{Type: "Offer", PriceCurrency: shop.CurrentCurrency().Code(), Price: ldPrice(v.Price), Availability: availability(offered), URL: u}}
 		for i, prop := range props {
 			if i >= len(v.Values) {
 				break
@@ -117,5 +117,13 @@ func productGroupJSONLD(p shop.Product, c shop.Choices, canonical, image string)
 	return g
 }
 
-// ldPrice is an offer's price as schema.org wants it: "189.00".
-func ldPrice(c shop.Cents) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+// ldPrice is an offer's price as schema.org wants it, a plain decimal
+// with the shop currency's digits: "189.00", "189" in yen.
+func ldPrice(c shop.Cents) string {
+	cur := shop.CurrentCurrency()
+	if cur.Digits() == 0 {
+		return fmt.Sprint(int64(c))
+	}
+	unit := int64(cur.Unit())
+	return fmt.Sprintf("%d.%0*d", int64(c)/unit, cur.Digits(), int64(c)%unit)
+}

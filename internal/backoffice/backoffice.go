@@ -305,9 +305,10 @@ func (s *Service) ExpireTransfers(ctx context.Context, hold time.Duration) (int,
 	return n, nil
 }
 
-// Messages of the refund form.
+// Messages of the refund form. MsgRefundAmount takes an example amount in
+// the shop's currency ("12.50").
 const (
-	MsgRefundAmount = "Enter the amount to refund, such as 12.50."
+	MsgRefundAmount = "Enter the amount to refund, such as %s."
 	MsgRefundReason = "Say why the money goes back (the shopper reads it)."
 )
 
@@ -330,10 +331,10 @@ func ParseRefund(o *shop.Order, amount, reason string) (shop.Cents, string, shop
 	case len(reason) > 200:
 		errs["reason"] = MsgTooLong
 	}
-	c, err := money.Parse(strings.TrimPrefix(strings.TrimSpace(amount), "$"))
+	c, err := money.Parse(amount)
 	switch {
 	case err != nil:
-		errs["amount"] = MsgRefundAmount
+		errs["amount"] = fmt.Sprintf(MsgRefundAmount, money.Example(1250))
 	case c > Refundable(o):
 		errs["amount"] = fmt.Sprintf(shop.MsgRefundTooMuch, Refundable(o))
 	}

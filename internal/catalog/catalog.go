@@ -315,8 +315,8 @@ func ParseFilter(get func(string) string, categories []string, facets ...shop.Op
 	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
 }
 
-// parsePrice reads a dollar amount such as "25" or "19.99"; anything the
-// money parser refuses is no bound.
+// parsePrice reads an amount in the shop's currency such as "25" or
+// "19.99"; anything the money parser refuses is no bound.
 func parsePrice(s string) shop.Cents {
 	c, err := money.Parse(s)
 	if err != nil {
@@ -329,10 +329,7 @@ func priceText(c shop.Cents) string {
 	if c <= 0 {
 		return ""
 	}
-	if c%100 == 0 {
-		return strconv.FormatInt(int64(c/100), 10)
-	}
-	return fmt.Sprintf("%d.%02d", c/100, c%100)
+	return money.Text(c)
 }
 
 // Query returns the canonical query string of f with page set to page (1 is

@@ -2,12 +2,15 @@ package catalog_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -147,6 +150,104 @@ func TestLoadBuiltin(t *testing.T) {
 	}
 	if m, _ := db.CountProducts(ctx); m != n {
 		t.Errorf("second load changed the count: %d to %d", n, m)
+	}
+}
+
+// useCurrency makes code the shop's currency until the test ends. Tests
+// that call it must not be parallel: every amount in the process is
+// written in it meanwhile.
+func useCurrency(t *testing.T, code string) {
+	t.Helper()
+	c, err := shop.NewCurrency(code, "en-US")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(shop.SetCurrency(c))
+}
+
+// A yen shop opens with the whole built-in catalogue: its prices, written
+// with cents, are read as yen and rounded to whole yen, and so are its
+// variants' own prices.
+func TestLoadBuiltin_InYen(t *testing.T) {
+	useCurrency(t, "JPY")
+	raw, err := os.ReadFile("seed/products.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed []struct {
+		ID    string      `json:"id"`
+		Price json.Number `json:"price"`
+	}
+	if err := json.Unmarshal(raw, &seed); err != nil {
+		t.Fatal(err)
+	}
+	db := MustOpenDB(t)
+	svc := catalog.NewService(db, quiet)
+	ctx := context.Background()
+	if err := svc.LoadBuiltin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.CountProducts(ctx); err != nil || n != 52 || len(seed) != 52 {
+		t.Fatalf("got %d products (%v) of %d in the seed, want 52", n, err, len(seed))
+	}
+	for _, it := range seed {
+		f, err := it.Price.Float64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The seed's prices have at most two decimals, so a float
+		// rounds them as the money parser does.
+		want := shop.Cents(math.Floor(f + 0.5))
+		p, err := db.Product(ctx, it.ID)
+		if err != nil {
+			t.Fatalf("product %s: %v", it.ID, err)
+		}
+		if p.Price != want {
+			t.Errorf("product %s: got %d yen for %s, want %d", it.ID, p.Price, it.Price, want)
+		}
+	}
+	for _, tt := range []struct {
+		id   string
+		want shop.Cents
+		text string
+	}{
+		{"nb-002", 140, "¥140"}, // 139.99
+		{"nb-001", 229, "¥229"}, // 229.0
+	} {
+		p, err := db.Product(ctx, tt.id)
+		if err != nil || p.Price != tt.want || p.Price.String() != tt.text {
+			t.Errorf("%s: got %v (%v), want %d, %s", tt.id, p, err, tt.want, tt.text)
+		}
+	}
+	c, err := svc.Choices(ctx, "nb-014")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range c.Variants {
+		if strings.Join(v.Values, " ") == "XL Black" {
+			found = true
+			if v.Price != 199 {
+				t.Errorf("nb-014 XL Black: got %d yen, want 199 (199.00 in the seed)", v.Price)
+			}
+		}
+	}
+	if !found {
+		t.Error("nb-014 has no XL Black variant")
+	}
+}
+
+// An imported catalogue is read exactly in the shop's currency: in yen a
+// price with decimals is skipped, never rounded.
+func TestParse_InYen(t *testing.T) {
+	useCurrency(t, "JPY")
+	got, err := catalog.Parse(strings.NewReader(fakeProducts), "fs-", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 109.95 and 22.3 have decimals; item 3 has no title.
+	if got.Skipped != 3 || len(got.Products) != 1 || got.Products[0].ID != "fs-4" || got.Products[0].Price != 695 {
+		t.Errorf("got %d skipped and %+v, want 3 skipped and fs-4 at 695 yen", got.Skipped, got.Products)
 	}
 }
 

@@ -66,9 +66,16 @@ type Parsed struct {
 
 // Parse reads a JSON array of items. A document that is not a JSON array
 // (truncated, HTML error page, …) is an error; a malformed item is skipped
-// and logged, so one bad product never stops an import. idPrefix keeps ids of
-// different sources apart ("fs-" + 7).
+// and logged, so one bad product never stops an import: a price with more
+// decimals than the shop's currency has (109.95 in yen) is one. idPrefix
+// keeps ids of different sources apart ("fs-" + 7).
 func Parse(r io.Reader, idPrefix string, log *slog.Logger) (Parsed, error) {
+	return parse(r, idPrefix, money.Parse, log)
+}
+
+// parse is Parse with the price reader: money.Parse for every catalogue
+// but the built-in one, whose prices are rounded into the shop's currency.
+func parse(r io.Reader, idPrefix string, price func(string) (shop.Cents, error), log *slog.Logger) (Parsed, error) {
 	var raw []json.RawMessage
 	if err := json.NewDecoder(r).Decode(&raw); err != nil {
 		return Parsed{}, fmt.Errorf("catalogue is not a JSON array of products: %w", err)
@@ -76,7 +83,7 @@ func Parse(r io.Reader, idPrefix string, log *slog.Logger) (Parsed, error) {
 	var out Parsed
 	seen := map[string]bool{}
 	for i, msg := range raw {
-		p, err := parseItem(msg, idPrefix)
+		p, err := parseItem(msg, idPrefix, price)
 		if err == nil && seen[p.ID] {
 			err = fmt.Errorf("duplicate id %s", p.ID)
 		}
@@ -91,7 +98,7 @@ func Parse(r io.Reader, idPrefix string, log *slog.Logger) (Parsed, error) {
 	return out, nil
 }
 
-func parseItem(msg json.RawMessage, idPrefix string) (shop.Product, error) {
+func parseItem(msg json.RawMessage, idPrefix string, readPrice func(string) (shop.Cents, error)) (shop.Product, error) {
 	var it item
 	if err := json.Unmarshal(msg, &it); err != nil {
 		return shop.Product{}, fmt.Errorf("malformed item: %w", err)
@@ -100,7 +107,7 @@ func parseItem(msg json.RawMessage, idPrefix string) (shop.Product, error) {
 	if err != nil {
 		return shop.Product{}, err
 	}
-	price, err := money.Parse(it.Price.String())
+	price, err := readPrice(it.Price.String())
 	if err != nil {
 		return shop.Product{}, fmt.Errorf("product %s has no valid price %q: %s", id, it.Price, shop.ErrorMessage(err))
 	}
@@ -177,7 +184,9 @@ func categoriesOf(ps []shop.Product) []string {
 }
 
 // LoadBuiltin fills an empty catalogue with the starter catalogue shipped in
-// the binary. A catalogue that has any product is left alone.
+// the binary. A catalogue that has any product is left alone. Its prices
+// are numbers read in the shop's currency and rounded to its minor units
+// (109.95 is ¥110 in a yen shop), so every shop opens with all of it.
 func (s *Service) LoadBuiltin(ctx context.Context) error {
 	n, err := s.Store.CountProducts(ctx)
 	if err != nil || n > 0 {
@@ -188,7 +197,7 @@ func (s *Service) LoadBuiltin(ctx context.Context) error {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
 	defer f.Close()
-	parsed, err := Parse(f, "", s.Log)
+	parsed, err := parse(f, "", money.ParseRounded, s.Log)
 	if err != nil {
 		return fmt.Errorf("built-in catalogue: %w", err)
 	}
@@ -406,7 +415,7 @@ func (s *Service) loadBuiltinVariants(ctx context.Context) error {
 		for _, v := range bc.Variants {
 			var price shop.Cents
 			if v.Price != "" {
-				if price, err = money.Parse(v.Price); err != nil {
+				if price, err = money.ParseRounded(v.Price); err != nil {
 					return fmt.Errorf("variant of %s: %w", id, err)
 				}
 			}

@@ -38,12 +38,15 @@
 //     Variant whose Values is empty. Write refuses a real option named
 //     "Title" whose first variant's value is "Default Title", since it would
 //     read back as no options.
-//   - Prices are decimal text read with the money package, so "12.50",
-//     "$12.50" and "1,299.00" are accepted and floats are never used. A comma
-//     is only taken as a thousands separator where it separates groups of
-//     three digits: "12,5" is refused rather than read as 125.00. A Variant
-//     Price is required and must be more than zero; an empty or zero Variant
-//     Compare At Price means none.
+//   - Prices are decimal text in the shop's currency, read with the money
+//     package, so "12.50", "$12.50" (in a dollar shop) and "1,299.00" are
+//     accepted and floats are never used. Decimals follow a point whatever
+//     the shop's locale, and a price with more decimals than the currency
+//     has ("109.95" in yen) is refused, never rounded. A comma is only
+//     taken as a thousands separator where it separates groups of three
+//     digits: "12,5" is refused rather than read as 125.00. A Variant
+//     Price is required and must be more than zero; an empty or zero
+//     Variant Compare At Price means none.
 //   - Variant Inventory Qty is a whole number (negative allowed, as Shopify
 //     allows overselling); empty reads as 0.
 //   - Exported Inventory Qty is not Shopify's: Write puts it last, after

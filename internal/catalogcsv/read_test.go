@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nocturne/storefront/internal/catalogcsv"
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 const img = "http://127.0.0.1:9/images/"
@@ -407,6 +408,64 @@ func TestReadRowRules(t *testing.T) {
 				t.Errorf("problems: %v, want one: %s", problems, tc.want)
 			case tc.want != "" && problems[0].Msg != tc.want:
 				t.Errorf("problem:\n got %s\nwant %s", problems[0].Msg, tc.want)
+			}
+		})
+	}
+}
+
+// useCurrency makes code, written for locale, the shop's currency until the
+// test ends. Tests that call it must not be parallel.
+func useCurrency(t *testing.T, code, locale string) {
+	t.Helper()
+	c, err := shop.NewCurrency(code, locale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(shop.SetCurrency(c))
+}
+
+// Prices are read in the shop's currency, exactly: a price with more
+// decimals than the currency has is reported and its row skipped, never
+// rounded. A file's decimals follow a point, whatever the shop's locale.
+func TestReadPricesPerCurrency(t *testing.T) {
+	const head = "Handle,Title,Variant Price,Variant Compare At Price\n"
+	for _, tc := range []struct {
+		name, code, locale string
+		rows               string
+		want               string // the one problem, or "" for none
+		price, compareAt   shop.Cents
+	}{
+		{"yen", "JPY", "en-US", "p,P,1235,1500\n", "", 1235, 1500},
+		{"yen with separators", "JPY", "en-US", "p,P,\"1,235\",\n", "", 1235, 0},
+		{"yen with decimals", "JPY", "en-US", "p,P,109.95,\n", `Variant Price "109.95" has decimal places, which JPY amounts do not have`, 0, 0},
+		{"yen compare-at with decimals", "JPY", "en-US", "p,P,110,120.5\n",
+			`Variant Compare At Price "120.5" has decimal places, which JPY amounts do not have`, 0, 0},
+		{"yen decimal comma", "JPY", "en-US", "p,P,\"12,5\",\n", `Variant Price "12,5" is not an amount like 1250`, 0, 0},
+		{"yen in dollars", "JPY", "en-US", "p,P,$12,\n", `Variant Price "$12" is not an amount like 1250`, 0, 0},
+		{"dinars", "KWD", "en-US", "p,P,1.005,\n", "", 1005, 0},
+		{"dinars with four decimals", "KWD", "en-US", "p,P,1.0005,\n", `Variant Price "1.0005" has more than 3 decimal places`, 0, 0},
+		{"euros in German", "EUR", "de-DE", "p,P,\"1,299.50\",\n", "", 129950, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			useCurrency(t, tc.code, tc.locale)
+			got, problems, err := catalogcsv.Read(strings.NewReader(head + tc.rows))
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if tc.want != "" {
+				if len(problems) != 1 || problems[0].Msg != tc.want {
+					t.Fatalf("problems: %v, want one: %s", problems, tc.want)
+				}
+				if len(got) != 0 {
+					t.Errorf("got %+v, want the product skipped", got)
+				}
+				return
+			}
+			if len(problems) > 0 {
+				t.Fatalf("problems: %v", problems)
+			}
+			if len(got) != 1 || len(got[0].Variants) != 1 || got[0].Variants[0].Price != tc.price || got[0].Variants[0].CompareAt != tc.compareAt {
+				t.Fatalf("got %+v, want one variant at %d (compare at %d)", got, tc.price, tc.compareAt)
 			}
 		})
 	}

@@ -14,27 +14,34 @@ import (
 // grouped is an amount whose commas separate thousands: "1,299.00".
 var grouped = regexp.MustCompile(`^-?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$`)
 
-// parsePrice reads a price column with the money package. msg is "" when
-// the amount is good, else a sentence naming the column and the value.
+// parsePrice reads a price column with the money package, in the shop's
+// currency. msg is "" when the amount is good, else a sentence naming the
+// column and the value.
 func parsePrice(col, s string) (shop.Cents, string) {
+	like := money.Example(1250)
 	// money.Parse drops every comma, which would read a decimal comma
 	// ("12,5") as 125.00; in a file only thousands separators may stay.
+	// A file's decimals follow a point whatever the shop's locale, so
+	// once checked the commas go.
 	bare := strings.TrimSpace(strings.TrimPrefix(s, "$"))
 	if strings.Contains(bare, ",") && !grouped.MatchString(bare) {
-		return 0, fmt.Sprintf("%s %s is not an amount like 12.50", col, quote(s))
+		return 0, fmt.Sprintf("%s %s is not an amount like %s", col, quote(s), like)
 	}
-	c, err := money.Parse(s)
+	c, err := money.Parse(strings.ReplaceAll(s, ",", ""))
 	if err == nil {
 		return c, ""
 	}
 	switch shop.ErrorMessage(err) {
-	case money.MsgSyntax:
-		return 0, fmt.Sprintf("%s %s is not an amount like 12.50", col, quote(s))
-	case fmt.Sprintf(money.MsgDecimals, money.Digits()):
+	case money.MsgSyntax():
+		return 0, fmt.Sprintf("%s %s is not an amount like %s", col, quote(s), like)
+	case money.MsgDecimals():
+		if money.Digits() == 0 {
+			return 0, fmt.Sprintf("%s %s has decimal places, which %s amounts do not have", col, quote(s), shop.CurrentCurrency().Code())
+		}
 		return 0, fmt.Sprintf("%s %s has more than %d decimal places", col, quote(s), money.Digits())
-	case money.MsgPositive:
+	case money.MsgPositive():
 		return 0, fmt.Sprintf("%s %s must be more than 0", col, quote(s))
-	case money.MsgTooLarge:
+	case money.MsgTooLarge():
 		return 0, fmt.Sprintf("%s %s is more than the largest price the shop takes, %s",
 			col, quote(s), money.Text(money.MaxAmount))
 	default:

@@ -537,7 +537,7 @@ func (s *Service) placeOnce(ctx context.Context, in PlaceInput, retried bool) (R
 			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total, Discount: t.Discount,
 			ShippingMethod: t.Method.Name, TaxIncluded: t.TaxIncluded, TaxLines: t.TaxLines,
 			ShipTo: in.Shipping.ShipTo(), PaymentMethod: method, PaymentProvider: provider, ChargeKey: chargeKey,
-			CreatedAt: now.Truncate(time.Second), LeaseUntil: lease,
+			CreatedAt: now.Truncate(time.Second), LeaseUntil: lease, Currency: shop.OrderCurrency(),
 		}
 		if code != nil {
 			o.PromoCode = code.Code

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -28,8 +30,12 @@ type Config struct {
 	BaseURL          *url.URL
 	// BaseURLSet says BASE_URL was given rather than defaulted: only then
 	// is it the one origin state-changing requests may come from.
-	BaseURLSet    bool
-	ShopName      string
+	BaseURLSet bool
+	ShopName   string
+	// Currency is the shop's currency and the locale its amounts are
+	// written for (SHOP_CURRENCY, SHOP_LOCALE); main makes it the
+	// process's with shop.SetCurrency before anything else.
+	Currency      shop.Currency
 	CareersURL    string
 	SessionSecret []byte
 	LogLevel      slog.Level
@@ -92,6 +98,8 @@ const (
 	DefaultCareersURL = "https://careers.nocturne.example"
 	DefaultDataDir    = "data"
 	DefaultMaxConns   = 10000
+	DefaultCurrency   = "USD"
+	DefaultLocale     = "en-US"
 	secretFile        = "session_secret"
 	minSecretLength   = 32
 )
@@ -125,6 +133,7 @@ func Load(getenv func(string) string) (*Config, error) {
 	if v := strings.TrimSpace(getenv("SHOP_NAME")); v != "" {
 		cfg.ShopName = v
 	}
+	loadCurrency(e, cfg)
 	cfg.CareersURL = e.httpURL("CAREERS_URL", DefaultCareersURL, "CAREERS_URL must be an absolute http(s) URL")
 	if v := getenv("LOG_LEVEL"); v != "" && cfg.LogLevel.UnmarshalText([]byte(v)) != nil {
 		e.fail("LOG_LEVEL must be debug, info, warn or error, got %q", v)
@@ -154,6 +163,47 @@ func Load(getenv func(string) string) (*Config, error) {
 	}
 	cfg.SessionSecret = secret
 	return cfg, nil
+}
+
+// loadCurrency reads the shop's currency and the locale its amounts are
+// written for. The locale must name a language that exists, not only be
+// well-formed ("english" and "xx" are refused; "en_gb" is read as en-GB),
+// since the formatter would quietly write an unknown one as English.
+func loadCurrency(e *env, cfg *Config) {
+	code := strings.TrimSpace(e.text("SHOP_CURRENCY", DefaultCurrency))
+	raw := e.text("SHOP_LOCALE", DefaultLocale)
+	locale, ok := localeTag(raw)
+	if !ok {
+		e.fail("SHOP_LOCALE must be a language tag such as en-US, de-DE or ja-JP, got %q", raw)
+		return
+	}
+	cur, err := shop.NewCurrency(code, locale)
+	if err != nil {
+		e.fail("SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got %q", code)
+		return
+	}
+	cfg.Currency = cur
+}
+
+// localeTag returns s as a language tag's language, script and region
+// ("sr-Latn-RS"), or false when s is not a tag of a known language.
+func localeTag(s string) (string, bool) {
+	tag, err := language.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return "", false
+	}
+	base, script, region := tag.Raw()
+	if base.String() == "und" {
+		return "", false
+	}
+	out := base.String()
+	if script.String() != "Zzzz" {
+		out += "-" + script.String()
+	}
+	if region.String() != "ZZ" {
+		out += "-" + region.String()
+	}
+	return out, true
 }
 
 // loadGoogle reads Google sign-in's settings: both credentials or neither.

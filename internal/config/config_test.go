@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/shop"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -122,6 +123,17 @@ func TestLoad_Errors(t *testing.T) {
 		{"BankTransferNoInstructions", map[string]string{"PAYMENT_METHODS": "demo,bank_transfer"}, "BANK_TRANSFER_INSTRUCTIONS must say where to send the money"},
 		{"BankTransferHold", map[string]string{"BANK_TRANSFER_HOLD": "a week"}, `BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h, got "a week"`},
 		{"BankTransferHoldTooLong", map[string]string{"BANK_TRANSFER_HOLD": "91d"}, "BANK_TRANSFER_HOLD must be a duration from 1h to 90d"},
+		{"CurrencyUnknown", map[string]string{"SHOP_CURRENCY": "XYZ"}, `SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got "XYZ"`},
+		{"CurrencyName", map[string]string{"SHOP_CURRENCY": "dollars"}, `SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got "dollars"`},
+		{"CurrencySymbol", map[string]string{"SHOP_CURRENCY": "$"}, `SHOP_CURRENCY must be an ISO 4217 currency code`},
+		{"LocaleMalformed", map[string]string{"SHOP_LOCALE": "english"}, `SHOP_LOCALE must be a language tag such as en-US, de-DE or ja-JP, got "english"`},
+		{"LocaleUnknownLanguage", map[string]string{"SHOP_LOCALE": "xx-YY"}, `SHOP_LOCALE must be a language tag such as en-US, de-DE or ja-JP, got "xx-YY"`},
+		{"LocaleUndetermined", map[string]string{"SHOP_LOCALE": "und"}, `SHOP_LOCALE must be a language tag`},
+		{"LocalePOSIX", map[string]string{"SHOP_LOCALE": "en_US.UTF-8"}, `SHOP_LOCALE must be a language tag`},
+		{"StripeInKronur", map[string]string{"SHOP_CURRENCY": "ISK", "PAYMENT_METHODS": "stripe", "STRIPE_SECRET_KEY": "sk_test_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter2"},
+			"PAYMENT_METHODS includes stripe, which cannot take SHOP_CURRENCY ISK"},
+		{"StripeInDinars", map[string]string{"SHOP_CURRENCY": "kwd", "PAYMENT_METHODS": "demo,stripe", "STRIPE_SECRET_KEY": "sk_test_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter2"},
+			"PAYMENT_METHODS includes stripe, which cannot take SHOP_CURRENCY KWD"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,5 +224,46 @@ func TestLoad_Payments(t *testing.T) {
 	if !slices.Equal(p.Methods, []string{"bank_transfer", "stripe", "demo"}) || p.StripeAPIURL != "http://127.0.0.1:12111" ||
 		p.StripeSessionTTL != time.Hour || p.BankTransferInstructions != "IBAN DE00 1234" || p.BankTransferHold != 72*time.Hour {
 		t.Errorf("set: %+v", p)
+	}
+}
+
+// SHOP_CURRENCY and SHOP_LOCALE: US dollars for the United States by
+// default, which is also how a process that never reads them formats
+// money; a code in any case and a locale tag in any common spelling.
+func TestLoad_Currency(t *testing.T) {
+	tests := []struct {
+		name         string
+		env          map[string]string
+		code, locale string
+		formatted    string // shop.Cents(123456) in it
+		stripe       bool   // whether Stripe may be offered with it
+	}{
+		{"Default", map[string]string{}, "USD", "en-US", "$1,234.56", true},
+		{"Yen", map[string]string{"SHOP_CURRENCY": "JPY", "SHOP_LOCALE": "ja-JP"}, "JPY", "ja-JP", "￥123,456", true},
+		{"LowerCase", map[string]string{"SHOP_CURRENCY": " eur ", "SHOP_LOCALE": "de_de"}, "EUR", "de-DE", "1.234,56\u00a0€", true},
+		{"LanguageOnly", map[string]string{"SHOP_CURRENCY": "EUR", "SHOP_LOCALE": "fr"}, "EUR", "fr", "1\u202f234,56\u00a0€", true},
+		{"Script", map[string]string{"SHOP_CURRENCY": "RSD", "SHOP_LOCALE": "sr-Latn-RS"}, "RSD", "sr-Latn-RS", "1.234,56\u00a0RSD", true},
+		{"DeprecatedRegion", map[string]string{"SHOP_CURRENCY": "GBP", "SHOP_LOCALE": "en-UK"}, "GBP", "en-GB", "£1,234.56", true},
+		{"Dinars", map[string]string{"SHOP_CURRENCY": "KWD"}, "KWD", "en-US", "KWD\u00a0123.456", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.env["DATA_DIR"] = t.TempDir()
+			cfg, err := config.Load(env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := cfg.Currency
+			if c.Code() != tt.code || c.Locale() != tt.locale || c.Format(123456) != tt.formatted {
+				t.Errorf("got %s for %s writing %q, want %s for %s writing %q", c.Code(), c.Locale(), c.Format(123456), tt.code, tt.locale, tt.formatted)
+			}
+			tt.env["PAYMENT_METHODS"], tt.env["STRIPE_SECRET_KEY"], tt.env["STRIPE_WEBHOOK_SECRET"] = "stripe", "sk_test_x", "whsec_x"
+			if _, err := config.Load(env(tt.env)); (err == nil) != tt.stripe {
+				t.Errorf("with Stripe: got %v, want it accepted: %v", err, tt.stripe)
+			}
+		})
+	}
+	if got, want := shop.CurrentCurrency().Format(123456), "$1,234.56"; got != want {
+		t.Errorf("Load changed the process's currency: got %q, want %q", got, want)
 	}
 }

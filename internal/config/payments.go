@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
 )
 
 // Payments are the payment methods' settings.
@@ -83,6 +84,9 @@ func loadPayments(e *env, cfg *Config) {
 			e.fail("PAYMENT_METHODS includes stripe, so STRIPE_WEBHOOK_SECRET must be set to the webhook endpoint's signing secret (whsec_…)")
 		case liveStripeKey(p.StripeSecretKey) && (cfg.BaseURL == nil || cfg.BaseURL.Scheme != "https"):
 			e.fail("STRIPE_SECRET_KEY is a live key, which takes real money: BASE_URL must be https")
+		}
+		if err := stripepay.CheckCurrency(cfg.Currency.Code()); err != nil {
+			e.fail("PAYMENT_METHODS includes stripe, which cannot take SHOP_CURRENCY %s: %v", cfg.Currency.Code(), err)
 		}
 	}
 	if p.Offers(shop.ProviderBankTransfer) && p.BankTransferInstructions == "" {

@@ -81,7 +81,7 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 			Subtotal: t.Subtotal, Shipping: t.Shipping, Tax: t.Tax, Total: t.Total, ShippingMethod: t.Method.Name,
 			TaxIncluded: t.TaxIncluded, TaxLines: t.TaxLines,
 			ShipTo:        shop.Address{Name: u.DisplayName, Street: u.Address, City: u.City, State: u.State, ZipCode: u.ZipCode, Country: u.Country, Phone: u.PhoneNumber},
-			PaymentMethod: "Visa ending 4242", IdempotencyKey: "demo-" + shop.RandomHex(8),
+			PaymentMethod: "Visa ending 4242", IdempotencyKey: "demo-" + shop.RandomHex(8), Currency: shop.OrderCurrency(),
 			CreatedAt: now.Add(-time.Duration(i*3+1) * 24 * time.Hour).UTC().Truncate(time.Second),
 		}
 		if status == shop.StatusShipped || status == shop.StatusDelivered {

@@ -2,6 +2,7 @@ package shop
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -53,9 +54,10 @@ const (
 	ProviderBankTransfer = "bank_transfer"
 )
 
-// DefaultCurrency is the currency of every order until a shop can set its
-// own (ISO 4217, lower case as payment providers write it).
-const DefaultCurrency = "usd"
+// OrderCurrency is the currency a new order is placed and paid in: the
+// shop's, as a lower-case ISO 4217 code the way payment providers write
+// it ("usd", "jpy"). Each order keeps its own.
+func OrderCurrency() string { return strings.ToLower(CurrentCurrency().Code()) }
 
 // OrderStatuses are the statuses a shopper can filter by.
 var OrderStatuses = []string{StatusProcessing, StatusShipped, StatusDelivered, StatusCancelled}
@@ -113,7 +115,7 @@ type Order struct {
 	CartOwner  string
 	ChargeKey  string
 	LeaseUntil time.Time
-	// Currency is the order's currency (DefaultCurrency). PaymentProvider
+	// Currency is the order's currency (OrderCurrency when placed). PaymentProvider
 	// takes its money (ProviderDemo, …) and PaymentRef is the provider's
 	// reference for it (a Stripe Checkout Session id), PaymentIntent what
 	// it was paid with (a Stripe PaymentIntent id). PaymentStatus is

@@ -1,7 +1,9 @@
 // Package shop holds Nocturne's domain: the types every other package talks
 // about, their validation rules, the store interfaces the backends implement
 // and the one error type handlers map to HTTP statuses. It imports only the
-// standard library so that stores, services and views can all depend on it.
+// standard library and the ISO 4217 and CLDR currency data it formats money
+// with (github.com/bojanz/currency, which does no I/O), so that stores,
+// services and views can all depend on it.
 package shop
 
 import (

@@ -139,3 +139,22 @@ func TestRefundAndSessionRefuseBeforeSending(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+// Stripe takes amounts in the currency's minor units, as the shop keeps
+// them (whole yen for JPY), except in the currencies whose units differ
+// from ISO 4217's or that want rounding the shop does not do.
+func TestCheckCurrency(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		ok   bool
+	}{
+		{"USD", true}, {"usd", true}, {"EUR", true}, {"JPY", true}, {"jpy", true}, {"KRW", true}, {"GBP", true},
+		{"ISK", false}, {"MGA", false}, {"KWD", false}, {"bhd", false}, {"JOD", false}, {"OMR", false}, {"TND", false},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			if err := stripepay.CheckCurrency(tc.code); (err == nil) != tc.ok {
+				t.Errorf("got %v, want accepted: %v", err, tc.ok)
+			}
+		})
+	}
+}

@@ -42,8 +42,33 @@ const APIVersion = stripe.APIVersion
 // $0.50 (Stripe's documentation, "Minimum and maximum charge amounts":
 // https://docs.stripe.com/currencies#minimum-and-maximum-charge-amounts).
 // CreateSession refuses a USD session whose total is below it rather than
-// letting Stripe refuse it after a coupon has already been created.
+// letting Stripe refuse it after a coupon has already been created. The
+// checkout holds every currency to the same 50 minor units, which is
+// Stripe's minimum in euros and in yen too (¥50); where Stripe's minimum
+// is higher, Stripe refuses the session itself.
 const MinimumCharge shop.Cents = 50
+
+// CheckCurrency says whether the shop can take payments in currency code
+// (ISO 4217, any case) through Stripe. Stripe takes amounts in a
+// currency's minor units, as shop.Cents holds them: cents for USD, whole
+// yen for JPY, which has none smaller, so both go as they are. It is
+// refused for the currencies where that does not hold
+// (https://docs.stripe.com/currencies#special-cases):
+//   - ISK has no minor unit in ISO 4217, but Stripe's API still counts it
+//     in hundredths (100 is one króna), and MGA is the reverse: sent as
+//     they are, amounts would be a hundred times off.
+//   - BHD, JOD, KWD, OMR and TND have three decimals, and Stripe takes
+//     their amounts only rounded to ten thousandths, which the shop's
+//     prices, taxes and discounts do not promise.
+func CheckCurrency(code string) error {
+	switch c := strings.ToUpper(code); c {
+	case "ISK", "MGA":
+		return fmt.Errorf("Stripe counts %s amounts in other units than ISO 4217 does, which the shop does not convert", c)
+	case "BHD", "JOD", "KWD", "OMR", "TND":
+		return fmt.Errorf("Stripe takes %s amounts only in multiples of 10 thousandths, which the shop's prices and taxes are not rounded to", c)
+	}
+	return nil
+}
 
 // defaultTimeout bounds one HTTP round trip to Stripe when Config.HTTPClient
 // is nil. Stripe answers in well under a second; 20 s leaves room for a

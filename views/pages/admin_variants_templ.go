@@ -1013,11 +1013,11 @@ func AdminVariants(f layout.Frame, p AdminVariantsPage) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = components.FormField(components.Field{ID: rowID(r, "price"), Name: "price." + r.ID, Label: "Price ($)", Value: r.Price, Error: p.Errors[rowID(r, "price")], MaxLength: 12}).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = components.FormField(components.Field{ID: rowID(r, "price"), Name: "price." + r.ID, Label: inCurrency("Price"), Value: r.Price, Error: p.Errors[rowID(r, "price")], MaxLength: 12}).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = components.FormField(components.Field{ID: rowID(r, "original"), Name: "original." + r.ID, Label: "Compare-at ($)", Value: r.Original, Error: p.Errors[rowID(r, "original")], MaxLength: 12}).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = components.FormField(components.Field{ID: rowID(r, "original"), Name: "original." + r.ID, Label: inCurrency("Compare-at"), Value: r.Original, Error: p.Errors[rowID(r, "original")], MaxLength: 12}).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1159,7 +1159,7 @@ func AdminVariants(f layout.Frame, p AdminVariantsPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = components.FormField(components.Field{ID: "bulk-price", Name: "price", Label: "Price for all selected ($)", Hint: "Empty: prices stay as they are", Value: p.Bulk.Price, Error: p.Errors["bulk-price"], MaxLength: 12}).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = components.FormField(components.Field{ID: "bulk-price", Name: "price", Label: inCurrency("Price for all selected"), Hint: "Empty: prices stay as they are", Value: p.Bulk.Price, Error: p.Errors["bulk-price"], MaxLength: 12}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -62,9 +62,9 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 		paid = o.PaidAt.Unix()
 	}
 	// An order that does not say otherwise was paid by the demo card, in
-	// dollars, as every order before payment states were.
+	// the shop's currency.
 	if o.Currency == "" {
-		o.Currency = shop.DefaultCurrency
+		o.Currency = shop.OrderCurrency()
 	}
 	if o.PaymentProvider == "" {
 		o.PaymentProvider = shop.ProviderDemo

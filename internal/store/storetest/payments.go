@@ -154,7 +154,7 @@ func awaitingThenPaid(t *testing.T, s PaymentStore) {
 	got, err := s.Order(ctx, o.ID)
 	must(t, err)
 	if got.Status != shop.StatusProcessing || got.PaymentStatus != shop.PaymentAwaiting || !got.PaidAt.IsZero() ||
-		got.PaymentProvider != shop.ProviderBankTransfer || got.Currency != shop.DefaultCurrency {
+		got.PaymentProvider != shop.ProviderBankTransfer || got.Currency != shop.OrderCurrency() {
 		t.Fatalf("placed by bank transfer: status %q, payment %q, paid at %v, provider %q, currency %q; want processing, awaiting, never, bank_transfer, usd",
 			got.Status, got.PaymentStatus, got.PaidAt, got.PaymentProvider, got.Currency)
 	}

@@ -439,7 +439,7 @@ func (s *Server) createRefund(r *http.Request, form url.Values) result {
 		return fail(http.StatusBadRequest, "", "amount", "Refund amount must be a positive integer.")
 	case amount > left:
 		return fail(http.StatusBadRequest, "amount_too_large", "amount", fmt.Sprintf(
-			"Refund amount (%s) is greater than unrefunded amount on charge (%s)", dollars(amount), dollars(left)))
+			"Refund amount (%s) is greater than unrefunded amount on charge (%s)", formatAmount(amount), formatAmount(left)))
 	}
 	cs.amountRefunded += amount
 	refund := map[string]any{

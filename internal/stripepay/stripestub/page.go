@@ -60,7 +60,9 @@ type pageData struct {
 	SuccessURL, CancelURL string
 }
 
-func dollars(c int64) string { return shop.Cents(c).String() }
+// formatAmount writes minor units as the shop writes money: the stand-in
+// serves one shop, and its sessions are in that shop's currency.
+func formatAmount(c int64) string { return shop.Cents(c).String() }
 
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
@@ -75,17 +77,17 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		ID:         cs.id,
 		Title:      "Checkout",
 		Email:      cs.customerEmail,
-		Total:      dollars(cs.amountTotal),
+		Total:      formatAmount(cs.amountTotal),
 		Open:       cs.status == stateOpen,
 		Paid:       cs.paymentStatus == "paid",
 		SuccessURL: cs.successTarget(),
 		CancelURL:  cs.cancelURL,
 	}
 	if cs.amountDiscount > 0 {
-		d.Discount = dollars(cs.amountDiscount)
+		d.Discount = formatAmount(cs.amountDiscount)
 	}
 	for _, l := range cs.lines {
-		d.Lines = append(d.Lines, pageLine{Name: l.name, Quantity: l.quantity, Amount: dollars(l.unitAmount * l.quantity)})
+		d.Lines = append(d.Lines, pageLine{Name: l.name, Quantity: l.quantity, Amount: formatAmount(l.unitAmount * l.quantity)})
 	}
 	s.mu.Unlock()
 	s.deliver([]*event{ev})
