@@ -66,7 +66,21 @@ func fillShop(t *testing.T, path string) {
 	must(db.SaveCard(ctx, "usr_1", shop.SavedCard{Brand: "Visa", Last4: "4242", ExpMonth: 12, ExpYear: 2030, Name: "Ada"}))
 	must(db.InsertOrder(ctx, &shop.Order{ID: "NOC-1", UserID: "usr_1", Email: "ada@example.com", Status: shop.StatusProcessing,
 		Subtotal: 4200, Total: 4620, Tax: 420, IdempotencyKey: "k1", CreatedAt: time.Now(), PaymentMethod: "Visa ending 4242",
-		Lines: []shop.OrderLine{{ProductID: "p1", Name: "Walnut lamp", Price: 4200, Quantity: 1}}}))
+		TaxLines: []shop.TaxLine{{Name: "Tax", Rate: 1000, Base: 4200, Amount: 420}},
+		Lines:    []shop.OrderLine{{ProductID: "p1", Name: "Walnut lamp", Price: 4200, Quantity: 1}}}))
+	// The pricing settings' tables beyond the seeded rows: a zone with a
+	// state, a promo code, and an order placed with it (its redemption).
+	_, err = db.SaveShippingZone(ctx, shop.ShippingZone{Name: "California", Countries: []string{"United States"}, States: []string{"CA"}})
+	must(err)
+	_, err = db.SavePromoCode(ctx, shop.PromoCode{Code: "NIGHT10", Kind: shop.PromoPercent, Value: 1000})
+	must(err)
+	must(db.AddToCart(ctx, "usr_2", "p2-black", 1))
+	_, _, err = db.ClaimCart(ctx, "usr_2", "k2", func(cart shop.Cart, _ int) (*shop.Order, error) {
+		return &shop.Order{ID: "NOC-2", UserID: "usr_2", Email: "bob@example.com", Subtotal: 999, Discount: 100, Tax: 90, Total: 989,
+			PromoCode: "NIGHT10", CreatedAt: time.Now(), LeaseUntil: time.Now().Add(time.Minute), PaymentMethod: "Visa ending 4242",
+			Lines: []shop.OrderLine{{ProductID: "p2", VariantID: "p2-black", Name: "Crème torch", Price: 999, Quantity: 1}}}, nil
+	})
+	must(err)
 	// The back office's tables: a role, an audit entry, an order event.
 	_, err = db.GrantStaff(ctx, "ada@example.com", shop.RoleAdmin)
 	must(err)
@@ -186,7 +200,7 @@ func TestCopy_RefusesNonEmptyTargetAndReruns(t *testing.T) {
 	defer conn.Close(ctx)
 	var users, orders int
 	conn.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM orders)`).Scan(&users, &orders)
-	if users != 3 || orders != 1 {
-		t.Errorf("after re-runs: %d users, %d orders, want 3 and 1", users, orders)
+	if users != 3 || orders != 2 {
+		t.Errorf("after re-runs: %d users, %d orders, want 3 and 2", users, orders)
 	}
 }
