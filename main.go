@@ -150,11 +150,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	if err != nil {
 		return nil, nil, err
 	}
-	location, err := time.LoadLocation(handlers.DefaultTimezone)
-	if err != nil {
-		return nil, nil, fmt.Errorf("shop time zone: %w", err)
-	}
-	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: location, Version: cat.Version}
+	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: cfg.Location, Version: cat.Version}
 	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	startPaymentSweep(ctx, cfg, db, office, log, jobs)
@@ -183,7 +179,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Images:      db,
 		Checkout:    checkoutSvc,
 		Prices:      prices,
-		Location:    location,
+		Location:    cfg.Location,
 		Payments:    checkoutSvc,
 		Webhooks:    webhooks(stripe),
 		Stock:       db,

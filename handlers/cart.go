@@ -119,7 +119,7 @@ func (a *cartHandlers) cartResult(c *fiber.Ctx, owner string, err error, okMsg s
 		if err != nil {
 			return err
 		}
-		return c.JSON(fiber.Map{"message": okMsg, "count": cart.ItemCount(), "subtotal": cart.Subtotal().String(), "total": cart.Total().String()})
+		return c.JSON(fiber.Map{"message": okMsg, "count": cart.ItemCount(), "subtotal": cart.Subtotal().String()})
 	}
 	return a.RedirectWithFlash(c, back, okMsg)
 }

@@ -43,6 +43,8 @@ type catalogHandlers struct {
 	// the variant choices and option filters (fragments.go).
 	cardHTML  *cardHTML
 	fragments *fragments
+	// prices holds the shipping settings the cards promise.
+	prices Pricer
 }
 
 // routes registers the catalogue's pages (robots.txt and the sitemap are
@@ -66,17 +68,30 @@ func (a *catalogHandlers) cards(c *fiber.Ctx, products []shop.Product, eager int
 			a.Log.Error("wishlist ids", "err", err, "request_id", web.RequestID(c))
 		}
 	}
+	note := a.shippingFacts(c).Note()
 	out := make([]components.Card, len(products))
 	for i, p := range products {
 		out[i] = components.Card{
-			Product:    p,
-			Image:      picture(set, p, cardSizes),
-			ReturnTo:   back,
-			InWishlist: wished[p.ID],
+			Product:      p,
+			Image:        picture(set, p, cardSizes),
+			ReturnTo:     back,
+			InWishlist:   wished[p.ID],
+			ShippingNote: note,
 		}
 		out[i].Image.Lazy = i >= eager
 	}
 	return out
+}
+
+// shippingFacts are the shipping settings pages promise. Without them
+// (the store failed) the promise is left out and the page still serves.
+func (a *catalogHandlers) shippingFacts(c *fiber.Ctx) pages.ShippingFacts {
+	rules, err := a.prices.Rules(c.UserContext())
+	if err != nil {
+		a.Log.Error("shipping settings", "err", err, "request_id", web.RequestID(c))
+		return pages.ShippingFacts{}
+	}
+	return pages.NewShippingFacts(rules)
 }
 
 func (a *catalogHandlers) categories(c *fiber.Ctx) []string {

@@ -45,13 +45,17 @@ func (a *catalogHandlers) home(c *fiber.Ctx) error {
 		// The landing page still works; the carousel shows its empty state.
 		a.Log.Error("featured products", "err", err, "request_id", web.RequestID(c))
 	}
-	return web.Render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, 4)))
+	return web.Render(c, fiber.StatusOK, pages.Home(f, a.cards(c, featured, 4), a.shippingFacts(c)))
 }
 
 func (a *pageHandlers) faq(c *fiber.Ctx) error {
 	f := a.Frame(c, "FAQ")
 	f.Description = "Answers about shipping, returns, refunds, payment and orders at " + a.Config.ShopName + "."
-	return web.Render(c, fiber.StatusOK, pages.FAQ(f))
+	rules, err := a.prices.Rules(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return web.Render(c, fiber.StatusOK, pages.FAQ(f, pages.NewShippingFacts(rules)))
 }
 
 func (a *pageHandlers) shipping(c *fiber.Ctx) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/pricing"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
@@ -122,12 +123,8 @@ func arrives(from, to time.Time) string {
 // address given.
 const MsgChooseShipping = "Please choose a shipping method that delivers to %s."
 
-// DefaultTimezone is the shop's time zone unless configured: the spec
-// states the Next Day cut-off in Eastern time.
-const DefaultTimezone = "America/New_York"
-
 func defaultLocation() *time.Location {
-	loc, err := time.LoadLocation(DefaultTimezone)
+	loc, err := time.LoadLocation(config.DefaultTimezone)
 	if err != nil {
 		return time.UTC // no zone data at all; main embeds it, so only in odd builds
 	}

@@ -200,7 +200,7 @@ func New(d Deps) *fiber.App {
 	a := &site{Pages: pages, health: d.Health, catalog: d.Catalog, images: d.Images, storage: d.Storage,
 		proxies: parseProxies(d.Config.TrustedProxies)}
 	cat := &catalogHandlers{Pages: pages, catalog: d.Catalog, wishlists: d.Wishlists, stock: d.Stock, variants: d.Variants,
-		cardHTML: newCardHTML(maxCardsKept), fragments: newFragments(maxFragmentsKept)}
+		cardHTML: newCardHTML(maxCardsKept), fragments: newFragments(maxFragmentsKept), prices: d.Prices}
 	if d.Location == nil {
 		d.Location = defaultLocation()
 	}

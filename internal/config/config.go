@@ -35,7 +35,10 @@ type Config struct {
 	// Currency is the shop's currency and the locale its amounts are
 	// written for (SHOP_CURRENCY, SHOP_LOCALE); main makes it the
 	// process's with shop.SetCurrency before anything else.
-	Currency      shop.Currency
+	Currency shop.Currency
+	// Location is the shop's time zone (SHOP_TIMEZONE): shipping cut-offs
+	// and delivery dates are counted in it.
+	Location      *time.Location
 	CareersURL    string
 	SessionSecret []byte
 	LogLevel      slog.Level
@@ -100,8 +103,10 @@ const (
 	DefaultMaxConns   = 10000
 	DefaultCurrency   = "USD"
 	DefaultLocale     = "en-US"
-	secretFile        = "session_secret"
-	minSecretLength   = 32
+	// DefaultTimezone is the spec's: its Next Day cut-off is 2 PM Eastern.
+	DefaultTimezone = "America/New_York"
+	secretFile      = "session_secret"
+	minSecretLength = 32
 )
 
 // Photo limits: a decoded photo takes up to 4 bytes a pixel, so the
@@ -134,6 +139,12 @@ func Load(getenv func(string) string) (*Config, error) {
 		cfg.ShopName = v
 	}
 	loadCurrency(e, cfg)
+	tz := strings.TrimSpace(e.text("SHOP_TIMEZONE", DefaultTimezone))
+	if loc, err := time.LoadLocation(tz); err != nil || tz == "" || strings.EqualFold(tz, "local") {
+		e.fail("SHOP_TIMEZONE must be an IANA time zone such as America/New_York or Europe/London, got %q", tz)
+	} else {
+		cfg.Location = loc
+	}
 	cfg.CareersURL = e.httpURL("CAREERS_URL", DefaultCareersURL, "CAREERS_URL must be an absolute http(s) URL")
 	if v := getenv("LOG_LEVEL"); v != "" && cfg.LogLevel.UnmarshalText([]byte(v)) != nil {
 		e.fail("LOG_LEVEL must be debug, info, warn or error, got %q", v)

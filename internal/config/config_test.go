@@ -128,6 +128,8 @@ func TestLoad_Errors(t *testing.T) {
 		{"CurrencySymbol", map[string]string{"SHOP_CURRENCY": "$"}, `SHOP_CURRENCY must be an ISO 4217 currency code`},
 		{"LocaleMalformed", map[string]string{"SHOP_LOCALE": "english"}, `SHOP_LOCALE must be a language tag such as en-US, de-DE or ja-JP, got "english"`},
 		{"LocaleUnknownLanguage", map[string]string{"SHOP_LOCALE": "xx-YY"}, `SHOP_LOCALE must be a language tag such as en-US, de-DE or ja-JP, got "xx-YY"`},
+		{"TimezoneUnknown", map[string]string{"SHOP_TIMEZONE": "Mars/Olympus"}, `SHOP_TIMEZONE must be an IANA time zone such as America/New_York or Europe/London, got "Mars/Olympus"`},
+		{"TimezoneLocal", map[string]string{"SHOP_TIMEZONE": "Local"}, `SHOP_TIMEZONE must be an IANA time zone`},
 		{"LocaleUndetermined", map[string]string{"SHOP_LOCALE": "und"}, `SHOP_LOCALE must be a language tag`},
 		{"LocalePOSIX", map[string]string{"SHOP_LOCALE": "en_US.UTF-8"}, `SHOP_LOCALE must be a language tag`},
 		{"StripeInKronur", map[string]string{"SHOP_CURRENCY": "ISK", "PAYMENT_METHODS": "stripe", "STRIPE_SECRET_KEY": "sk_test_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter2"},

@@ -2,6 +2,7 @@ package pricing_test
 
 import (
 	"maps"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -15,11 +16,11 @@ import (
 // on the subtotal everywhere.
 var (
 	usZones = []shop.ShippingZone{{ID: "us", Name: "United States", Countries: []string{shop.DefaultCountry}}}
-	usRates = []shop.TaxRate{{ID: "tax", Name: "Tax", Rate: shop.TaxPercent * 100}}
+	usRates = []shop.TaxRate{{ID: "tax", Name: "Tax", Rate: 1000}}
 	usMeths = []shop.ShippingMethod{
-		{ID: "standard", Name: "Standard", Price: shop.FlatShippingFee, FreeFrom: shop.FreeShippingThreshold, MinDays: 3, MaxDays: 5, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 0, Enabled: true},
-		{ID: "express", Name: "Express", Price: shop.ExpressShippingFee, MinDays: 2, MaxDays: 3, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 1, Enabled: true},
-		{ID: "next-day", Name: "Next Day", Price: shop.NextDayShippingFee, MinDays: 1, MaxDays: 1, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 2, Enabled: true},
+		{ID: "standard", Name: "Standard", Price: 1000, FreeFrom: 5000, MinDays: 3, MaxDays: 5, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 0, Enabled: true},
+		{ID: "express", Name: "Express", Price: 1499, MinDays: 2, MaxDays: 3, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 1, Enabled: true},
+		{ID: "next-day", Name: "Next Day", Price: 1999, MinDays: 1, MaxDays: 1, CutoffHour: 14, ZoneIDs: []string{"us"}, Position: 2, Enabled: true},
 		{ID: "pickup", Name: "Pick up", Price: 0, CutoffHour: -1, ZoneIDs: []string{"us"}, Position: 3, Enabled: true},
 		{ID: "courier", Name: "Courier", Price: 2500, ZoneIDs: []string{"us"}, Position: 4, Enabled: false},
 	}
@@ -115,7 +116,7 @@ func TestPrice(t *testing.T) {
 			name: "free-shipping code on Express",
 			in:   us(line("a", 1999, 1)),
 			edit: func(in *pricing.Input) { in.Code, in.MethodID = code(shop.PromoFreeShipping, 0), "express" },
-			want: pricing.Quote{Subtotal: 1999, Shipping: 0, ShippingDiscount: 999, Tax: 200, Total: 2199, Method: usMeths[1]},
+			want: pricing.Quote{Subtotal: 1999, Shipping: 0, ShippingDiscount: 1499, Tax: 200, Total: 2199, Method: usMeths[1]},
 		},
 		{
 			name: "fixed code larger than the subtotal",
@@ -240,13 +241,13 @@ func TestPrice_Methods(t *testing.T) {
 			name: "below the threshold",
 			in:   us(line("a", 1999, 1)),
 			ids:  []string{"standard", "express", "next-day", "pickup"},
-			want: map[string]shop.Cents{"standard": 1000, "express": 999, "next-day": 1999, "pickup": 0},
+			want: map[string]shop.Cents{"standard": 1000, "express": 1499, "next-day": 1999, "pickup": 0},
 		},
 		{
 			name: "from the threshold only Standard turns free",
 			in:   us(line("a", 5000, 1)),
 			ids:  []string{"standard", "express", "next-day", "pickup"},
-			want: map[string]shop.Cents{"standard": 0, "express": 999, "next-day": 1999, "pickup": 0},
+			want: map[string]shop.Cents{"standard": 0, "express": 1499, "next-day": 1999, "pickup": 0},
 		},
 		{
 			name: "a free-shipping code makes every method free",
@@ -321,27 +322,34 @@ func TestPrice_ZonesAndRates(t *testing.T) {
 	}
 }
 
-// The seeded settings price every cart without a code exactly as the
-// checkout has so far (shop.CheckoutTotals).
-func TestPrice_SeededMatchesCheckoutTotals(t *testing.T) {
+// The seeded settings price every cart without a code by the spec's
+// formula, computed exactly with rationals: Standard shipping is $10 below a
+// $50 subtotal and free from $50; tax is 10% of the subtotal rounded half
+// up to the cent; total = subtotal + shipping + tax.
+func TestPrice_SeededIsTheSpecFormula(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 5000 {
-		var cart shop.Cart
 		var lines []pricing.Line
+		var sub int64
 		for j := range r.IntN(6) {
 			price := shop.Cents(1 + r.IntN(20000))
 			if r.IntN(4) == 0 {
 				price = shop.Cents(1 + r.IntN(500))
 			}
 			qty := 1 + r.IntN(shop.MaxCartQuantity)
-			cart.Lines = append(cart.Lines, shop.CartLine{Product: shop.Product{Price: price}, Quantity: qty})
 			lines = append(lines, line(string(rune('a'+j)), price, qty))
+			sub += int64(price) * int64(qty)
 		}
-		want := shop.CheckoutTotals(cart)
+		tax := new(big.Rat).SetFrac64(sub*10, 100)
+		tax.Add(tax, big.NewRat(1, 2))
+		wantTax := shop.Cents(new(big.Int).Quo(tax.Num(), tax.Denom()).Int64()) // floor(x + 1/2)
+		wantShip := shop.Cents(1000)
+		if sub == 0 || sub >= 5000 {
+			wantShip = 0
+		}
 		q := pricing.Price(us(lines...))
-		got := shop.Totals{Subtotal: q.Subtotal, Shipping: q.Shipping, Tax: q.Tax, Total: q.Total}
-		if got != want {
-			t.Fatalf("cart %d %+v: got %+v, want %+v", i, lines, got, want)
+		if q.Subtotal != shop.Cents(sub) || q.Shipping != wantShip || q.Tax != wantTax || q.Total != shop.Cents(sub)+wantShip+wantTax {
+			t.Fatalf("cart %d %+v: got %+v, want subtotal %d, shipping %d, tax %d", i, lines, q, sub, wantShip, wantTax)
 		}
 	}
 }

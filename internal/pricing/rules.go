@@ -85,3 +85,9 @@ func RateText(bp int) string {
 	}
 	return fmt.Sprintf("%d.%02d%%", whole, frac)
 }
+
+// Offered are the enabled methods of the zone an address in country and
+// state belongs to, by Position: the first is what the cart estimates.
+func (r Rules) Offered(country, state string) []shop.ShippingMethod {
+	return offered(r.Zones, r.Methods, country, state)
+}

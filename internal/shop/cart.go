@@ -71,12 +71,6 @@ func (c Cart) Subtotal() Cents {
 	return s
 }
 
-// Shipping is standard shipping on the cart's subtotal (StandardShipping).
-func (c Cart) Shipping() Cents { return StandardShipping(c.Subtotal()) }
-
-// Total is subtotal plus shipping, as the cart page shows it.
-func (c Cart) Total() Cents { return c.Subtotal() + c.Shipping() }
-
 // CartStore keeps carts. Every change is one statement or one transaction,
 // so concurrent requests on one cart never lose an update.
 type CartStore interface {

@@ -156,20 +156,6 @@ func (o Order) ItemCount() int {
 	return n
 }
 
-// Totals are a checkout's sums (the spec's business constants): tax is 10% of the subtotal,
-// rounded half up to the cent; total = subtotal + shipping + tax.
-type Totals struct {
-	Subtotal, Shipping, Tax, Total Cents
-}
-
-// CheckoutTotals computes the totals of a cart at checkout.
-func CheckoutTotals(c Cart) Totals {
-	t := Totals{Subtotal: c.Subtotal(), Shipping: c.Shipping()}
-	t.Tax = (t.Subtotal*TaxPercent + 50) / 100
-	t.Total = t.Subtotal + t.Shipping + t.Tax
-	return t
-}
-
 // OrderQuery selects a page of a user's orders.
 type OrderQuery struct {
 	UserID string

@@ -115,10 +115,6 @@ func (p Product) Discount() int {
 	return DiscountPercent
 }
 
-// Shipping is the shipping text on cards and the product page: the spec's
-// fixed "Free Shipping" would promise what the cart does not do below $50.
-func (p Product) Shipping() string { return ShippingPromise() }
-
 // Seller returns the product's seller.
 func (p Product) Seller() Seller { return Seller{Name: "Nocturne", Rating: 4.5} }
 

@@ -186,49 +186,6 @@ func TestValidEmail(t *testing.T) {
 	}
 }
 
-func TestStandardShipping(t *testing.T) {
-	tests := []struct {
-		name     string
-		subtotal shop.Cents
-		want     shop.Cents
-	}{
-		{"EmptyCart", 0, 0},
-		{"OneCent", 1, 1000},
-		{"JustBelow", 4999, 1000},
-		{"AtThreshold", 5000, 0},
-		{"Above", 45800, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := shop.StandardShipping(tt.subtotal); got != tt.want {
-				t.Errorf("StandardShipping(%d): got %d, want %d", tt.subtotal, got, tt.want)
-			}
-			cart := shop.Cart{}
-			if tt.subtotal > 0 {
-				cart.Lines = []shop.CartLine{{Product: shop.Product{Price: tt.subtotal}, Quantity: 1}}
-			}
-			if got := cart.Shipping(); got != tt.want {
-				t.Errorf("Cart.Shipping at %d: got %d, want %d", tt.subtotal, got, tt.want)
-			}
-			if got := shop.CheckoutTotals(cart); got.Shipping != tt.want || got.Total != tt.subtotal+tt.want+got.Tax {
-				t.Errorf("CheckoutTotals at %d: got %+v", tt.subtotal, got)
-			}
-		})
-	}
-}
-
-func TestShippingTexts(t *testing.T) {
-	if got, want := (shop.Product{}).Shipping(), "Free shipping over $50"; got != want {
-		t.Errorf("card text: got %q, want %q", got, want)
-	}
-	if got, want := shop.StandardShippingTerms(), "$10.00 on orders under $50; free on orders of $50 or more"; got != want {
-		t.Errorf("terms: got %q, want %q", got, want)
-	}
-	if got := shop.FreeShippingUntil(4200); got != 800 {
-		t.Errorf("FreeShippingUntil(4200): got %d, want 800", got)
-	}
-}
-
 // The cap's message states the cap the stores enforce.
 func TestMsgQuantityCap(t *testing.T) {
 	if want := fmt.Sprintf("at most %d of an item", shop.MaxCartQuantity); !strings.Contains(shop.MsgQuantityCap, want) {

@@ -17,24 +17,27 @@ import (
 // FAQEntry is one question of the FAQ page.
 type FAQEntry struct{ Question, Answer string }
 
-// FAQEntries are the ten questions shoppers ask most; the policy figures come
-// from package shop so the answers and the checkout agree.
-var FAQEntries = []FAQEntry{
-	{"How long does shipping take?", fmt.Sprintf("Standard shipping takes 3-5 business days and is free on orders of %s or more. Express arrives in 2-3 business days and Next Day in 1 business day.", shop.FreeShippingThreshold.Whole())},
-	{"How much does shipping cost?", fmt.Sprintf("Standard shipping costs %s on orders under %s and is free on orders of %s or more. Express costs %s and Next Day %s; international rates depend on the destination.", shop.FlatShippingFee, shop.FreeShippingThreshold.Whole(), shop.FreeShippingThreshold.Whole(), shop.ExpressShippingFee, shop.NextDayShippingFee)},
-	{"Do you ship internationally?", "Yes. International orders arrive in 7-14 business days; the cost depends on the destination and is shown at checkout."},
-	{"How do I track my order?", "Open Orders from the Account menu (or Track Order in the footer) to see every order, its status and its tracking number once it has shipped."},
-	{"What is your return policy?", fmt.Sprintf("You can return most items within %d days of delivery, unused and in their original packaging.", shop.ReturnWindowDays)},
-	{"How long do refunds take?", "We process a refund within 3-5 business days of receiving the return; your bank may take another 5-10 days to show it."},
-	{"Can I change or cancel my order?", "Yes, within 1 hour of placing it. Contact us with your order number and we will update or cancel it."},
-	{"Which payment methods do you accept?", "All major credit and debit cards. Card numbers are passed to the payment processor and never stored by us."},
-	{"Do I need an account to order?", "No. You can check out as a guest; an account lets you keep a wishlist, see every order and check out faster."},
-	{"How can I contact customer support?", "Use the contact form, and we answer within one business day. Support hours are " + shop.SupportHours + "."},
+// FAQEntries are the ten questions shoppers ask most; the shipping answers
+// are read from the shop's settings, as the checkout prices them.
+func FAQEntries(facts ShippingFacts) []FAQEntry {
+	howLong, howMuch, abroad := facts.faqShipping()
+	return []FAQEntry{
+		{"How long does shipping take?", howLong},
+		{"How much does shipping cost?", howMuch},
+		{"Do you ship internationally?", abroad},
+		{"How do I track my order?", "Open Orders from the Account menu (or Track Order in the footer) to see every order, its status and its tracking number once it has shipped."},
+		{"What is your return policy?", fmt.Sprintf("You can return most items within %d days of delivery, unused and in their original packaging.", shop.ReturnWindowDays)},
+		{"How long do refunds take?", "We process a refund within 3-5 business days of receiving the return; your bank may take another 5-10 days to show it."},
+		{"Can I change or cancel my order?", "Yes, within 1 hour of placing it. Contact us with your order number and we will update or cancel it."},
+		{"Which payment methods do you accept?", "All major credit and debit cards. Card numbers are passed to the payment processor and never stored by us."},
+		{"Do I need an account to order?", "No. You can check out as a guest; an account lets you keep a wishlist, see every order and check out faster."},
+		{"How can I contact customer support?", "Use the contact form, and we answer within one business day. Support hours are " + shop.SupportHours + "."},
+	}
 }
 
 // FAQ lists the questions as an exclusive accordion: details elements that
 // share a name, so opening one closes the others without JavaScript.
-func FAQ(f layout.Frame) templ.Component {
+func FAQ(f layout.Frame, facts ShippingFacts) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -71,7 +74,7 @@ func FAQ(f layout.Frame) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for i, e := range FAQEntries {
+			for i, e := range FAQEntries(facts) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<details name=\"faq\" class=\"accordion-item\" data-testid=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -79,7 +82,7 @@ func FAQ(f layout.Frame) templ.Component {
 				var templ_7745c5c3_Var3 string
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("faq-%d", i+1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 36, Col: 88}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 39, Col: 88}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 				if templ_7745c5c3_Err != nil {
@@ -92,7 +95,7 @@ func FAQ(f layout.Frame) templ.Component {
 				var templ_7745c5c3_Var4 string
 				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(e.Question)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 37, Col: 27}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 40, Col: 27}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 				if templ_7745c5c3_Err != nil {
@@ -105,7 +108,7 @@ func FAQ(f layout.Frame) templ.Component {
 				var templ_7745c5c3_Var5 string
 				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(e.Answer)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 38, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 41, Col: 19}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 				if templ_7745c5c3_Err != nil {
@@ -183,7 +186,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var8 string
 				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs("shipping-row-" + r.ID)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 68, Col: 47}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 47}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 				if templ_7745c5c3_Err != nil {
@@ -196,7 +199,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var9 string
 				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(r.Method)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 68, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 				if templ_7745c5c3_Err != nil {
@@ -209,7 +212,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var10 string
 				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(r.Zone)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 68, Col: 95}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 95}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {
@@ -222,7 +225,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(r.Delivery)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 68, Col: 118}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 118}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
@@ -235,7 +238,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(r.ID + "-cost")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 68, Col: 157}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 157}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -248,7 +251,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var13 string
 				templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(r.Cost)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 68, Col: 168}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 168}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 				if templ_7745c5c3_Err != nil {
@@ -266,7 +269,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 			var templ_7745c5c3_Var14 string
 			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(shop.SupportHours)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 78, Col: 55}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 81, Col: 55}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 			if templ_7745c5c3_Err != nil {
@@ -336,7 +339,7 @@ func Returns(f layout.Frame) templ.Component {
 			var templ_7745c5c3_Var17 string
 			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(shop.ReturnWindowDays))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 97, Col: 115}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 100, Col: 115}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {
@@ -354,7 +357,7 @@ func Returns(f layout.Frame) templ.Component {
 				var templ_7745c5c3_Var18 string
 				templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(item)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 109, Col: 15}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 112, Col: 15}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 				if templ_7745c5c3_Err != nil {
@@ -372,7 +375,7 @@ func Returns(f layout.Frame) templ.Component {
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(shop.SupportHours)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 113, Col: 110}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 116, Col: 110}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
