@@ -1,6 +1,7 @@
 package backoffice
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -154,7 +155,7 @@ func CutoffText(hour int) string {
 	if hour < 0 {
 		return NoCutoff
 	}
-	return strconv.Itoa(hour) + ":00"
+	return fmt.Sprintf("%02d:00", hour)
 }
 
 // TaxRateInput is the tax rate form as typed.
@@ -386,4 +387,34 @@ func PromoRecord(c shop.PromoCode) any {
 		r.EndsAt = c.EndsAt.UTC().Format(time.RFC3339)
 	}
 	return r
+}
+
+// States of a promo code, as the back office lists them.
+const (
+	PromoActive    = "Active"
+	PromoPaused    = "Paused"
+	PromoScheduled = "Scheduled"
+	PromoEnded     = "Ended"
+	PromoUsedUp    = "Used up"
+	PromoUnusable  = "Not usable" // a kind Price does not know
+)
+
+// PromoState says whether c can be used at now, and if not why, by the
+// rules a shopper's code is checked with (pricing.CheckCode); its
+// minimum subtotal is taken as met.
+func PromoState(c shop.PromoCode, now time.Time) string {
+	if c.Paused {
+		return PromoPaused
+	}
+	switch shop.ErrorMessage(pricing.CheckCode(c, c.MinSubtotal, now)) {
+	case "":
+		return PromoActive
+	case shop.MsgPromoNotYet:
+		return PromoScheduled
+	case shop.MsgPromoExpired:
+		return PromoEnded
+	case shop.MsgPromoUsedUp:
+		return PromoUsedUp
+	}
+	return PromoUnusable
 }

@@ -191,3 +191,26 @@ func TestWhenInput_RoundTrips(t *testing.T) {
 		t.Errorf("read back as %v (%v), want %v", c.StartsAt, errs, at)
 	}
 }
+
+func TestPromoState(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		code shop.PromoCode
+		want string
+	}{
+		{"Active", shop.PromoCode{Kind: shop.PromoFixed, Value: 500, MinSubtotal: 5000, UsageCap: 2, Used: 1}, backoffice.PromoActive},
+		{"Paused", shop.PromoCode{Kind: shop.PromoFixed, Value: 500, Paused: true, EndsAt: now}, backoffice.PromoPaused},
+		{"Scheduled", shop.PromoCode{Kind: shop.PromoPercent, Value: 1000, StartsAt: now.Add(time.Minute)}, backoffice.PromoScheduled},
+		{"Ended", shop.PromoCode{Kind: shop.PromoPercent, Value: 1000, EndsAt: now}, backoffice.PromoEnded},
+		{"UsedUp", shop.PromoCode{Kind: shop.PromoFreeShipping, UsageCap: 3, Used: 3}, backoffice.PromoUsedUp},
+		{"Unusable", shop.PromoCode{Kind: "bogus"}, backoffice.PromoUnusable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := backoffice.PromoState(tt.code, now); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
