@@ -91,6 +91,9 @@ func (b *backOffice) placeOrder(t *testing.T, product, qty string) string {
 func (b *backOffice) routePath(path string) string {
 	path = strings.Replace(path, "/orders/:id", "/orders/"+b.orderID, 1)
 	path = strings.Replace(path, "/messages/:id", fmt.Sprintf("/messages/%d", b.messageID), 1)
+	path = strings.Replace(path, "/zones/:id", "/zones/us", 1) // seeded
+	path = strings.Replace(path, "/methods/:id", "/methods/express", 1)
+	path = strings.Replace(path, "/rates/:id", "/rates/default", 1)
 	return strings.Replace(path, "/products/:id", "/products/nb-001", 1)
 }
 

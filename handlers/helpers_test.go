@@ -173,7 +173,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
-		Catalog: cat, Service: office}
+		Catalog: cat, Service: office, Pricing: db, Promos: db}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}

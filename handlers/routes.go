@@ -223,6 +223,9 @@ func New(d Deps) *fiber.App {
 	if d.Admin.Service != nil {
 		orders.cancels = d.Admin.Service
 	}
+	if d.Admin.Location == nil {
+		d.Admin.Location = d.Location
+	}
 	back := admin.New(pages, d.Admin)
 
 	app := fiber.New(fiber.Config{

@@ -1,5 +1,6 @@
 // Package admin is the back office's HTTP side: staff pages for orders,
-// contact messages, products, staff and the audit log. Each area is a
+// contact messages, products, shipping, tax, promo codes, staff and the
+// audit log. Each area is a
 // struct holding the few interfaces it uses; one route table registers
 // every page and tells the role each needs.
 package admin
@@ -41,6 +42,14 @@ type Deps struct {
 	Service   *backoffice.Service
 	Mailer    mail.Mailer
 	Catalog   Catalog
+	// Pricing and Promos are the shipping, tax and promo code settings;
+	// nil: those pages are 404s.
+	Pricing shop.PricingStore
+	Promos  shop.PromoStore
+	// Location is the shop's time zone: promo code times are typed and
+	// shown in it, and cut-off hours named with it. Nil: UTC (the
+	// handlers package passes the shop's, America/New_York unless set).
+	Location *time.Location
 }
 
 // Catalog is what the product editor needs of the catalogue service:
@@ -84,6 +93,9 @@ type BackOffice struct {
 	photos    *photoPages
 	people    *peoplePages
 	files     *catalogFilePages
+	shipping  *shippingPages
+	tax       *taxPages
+	codes     *codePages
 }
 
 // dashboardPages serve the dashboard.
@@ -125,6 +137,10 @@ type peoplePages struct {
 
 // New builds the back office on the shared page helpers.
 func New(p *web.Pages, d Deps) *BackOffice {
+	loc := d.Location
+	if loc == nil {
+		loc = time.UTC
+	}
 	return &BackOffice{
 		staff:     d.Staff,
 		dashboard: &dashboardPages{Pages: p, store: d.Dashboard},
@@ -135,6 +151,9 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		photos:    &photoPages{Pages: p, products: d.Products, gallery: d.Gallery, catalog: d.Catalog, service: d.Service},
 		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit},
 		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
+		shipping:  &shippingPages{Pages: p, store: d.Pricing, audit: d.Service, loc: loc},
+		tax:       &taxPages{Pages: p, store: d.Pricing, audit: d.Service},
+		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
 	}
 }
 
@@ -202,6 +221,28 @@ var table = []route{
 	{Route{"GET", "/admin/catalog", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminCatalog }},
 	{Route{"POST", "/admin/catalog", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminImport }},
 	{Route{"GET", "/admin/catalog/export.csv", backoffice.AreaCatalog}, func(b *BackOffice) fiber.Handler { return b.files.adminExport }},
+	{Route{"GET", "/admin/shipping", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminShipping }},
+	{Route{"GET", "/admin/shipping/zones/new", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminNewZone }},
+	{Route{"POST", "/admin/shipping/zones/new", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminCreateZone }},
+	{Route{"GET", "/admin/shipping/zones/:id", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminEditZone }},
+	{Route{"POST", "/admin/shipping/zones/:id", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminSaveZone }},
+	{Route{"POST", "/admin/shipping/zones/:id/delete", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminDeleteZone }},
+	{Route{"GET", "/admin/shipping/methods/new", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminNewMethod }},
+	{Route{"POST", "/admin/shipping/methods/new", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminCreateMethod }},
+	{Route{"GET", "/admin/shipping/methods/:id", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminEditMethod }},
+	{Route{"POST", "/admin/shipping/methods/:id", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminSaveMethod }},
+	{Route{"POST", "/admin/shipping/methods/:id/delete", backoffice.AreaShipping}, func(b *BackOffice) fiber.Handler { return b.shipping.adminDeleteMethod }},
+	{Route{"GET", "/admin/tax", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminTax }},
+	{Route{"POST", "/admin/tax/settings", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminSaveTaxSettings }},
+	{Route{"GET", "/admin/tax/rates/new", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminNewRate }},
+	{Route{"POST", "/admin/tax/rates/new", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminCreateRate }},
+	{Route{"GET", "/admin/tax/rates/:id", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminEditRate }},
+	{Route{"POST", "/admin/tax/rates/:id", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminSaveRate }},
+	{Route{"POST", "/admin/tax/rates/:id/delete", backoffice.AreaTax}, func(b *BackOffice) fiber.Handler { return b.tax.adminDeleteRate }},
+	{Route{"GET", "/admin/codes", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminCodes }},
+	{Route{"POST", "/admin/codes", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminCreateCode }},
+	{Route{"POST", "/admin/codes/pause", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminPauseCode }},
+	{Route{"POST", "/admin/codes/resume", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminResumeCode }},
 }
 
 // Routes lists every back-office route, for the role tests.
@@ -248,6 +289,9 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaMessages, Label: "Messages", URL: "/admin/messages"},
 		{Area: backoffice.AreaProducts, Label: "Products", URL: "/admin/products"},
 		{Area: backoffice.AreaCatalog, Label: "Catalogue file", URL: "/admin/catalog"},
+		{Area: backoffice.AreaShipping, Label: "Shipping", URL: "/admin/shipping"},
+		{Area: backoffice.AreaTax, Label: "Tax", URL: "/admin/tax"},
+		{Area: backoffice.AreaCodes, Label: "Promo codes", URL: "/admin/codes"},
 		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
 		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
 	} {

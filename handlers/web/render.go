@@ -177,6 +177,23 @@ func FormValue(c *fiber.Ctx, key string) string {
 	return ""
 }
 
+// FormValues is every value posted under key (the boxes of a group
+// ticked), in the order sent, each made valid UTF-8 as FormValue does.
+func FormValues(c *fiber.Ctx, key string) []string {
+	var out []string
+	for _, v := range c.Request().PostArgs().PeekMulti(key) {
+		out = append(out, validText(string(v)))
+	}
+	if len(out) == 0 {
+		if mf, err := c.MultipartForm(); err == nil && mf != nil {
+			for _, v := range mf.Value[key] {
+				out = append(out, validText(v))
+			}
+		}
+	}
+	return out
+}
+
 // validText makes form text valid UTF-8: each invalid byte sequence becomes
 // U+FFFD, as browsers do when they decode, so nothing stored or rendered is
 // malformed.

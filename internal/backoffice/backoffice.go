@@ -27,6 +27,11 @@ const (
 	AreaAudit     = "audit"
 	// AreaCatalog is the catalogue file's import and export.
 	AreaCatalog = "catalog"
+	// AreaShipping, AreaTax and AreaCodes are the pricing settings:
+	// shipping zones and methods, tax rates, and promo codes.
+	AreaShipping = "shipping"
+	AreaTax      = "tax"
+	AreaCodes    = "codes"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment
