@@ -131,8 +131,8 @@ func TestAdminShipping_Methods(t *testing.T) {
 	refusals := []struct {
 		name, field, value, want string
 	}{
-		{"BadPrice", "price", "12,50.5x", money.MsgSyntax},
-		{"NoPrice", "price", "", money.MsgSyntax},
+		{"BadPrice", "price", "12,50.5x", money.MsgSyntax()},
+		{"NoPrice", "price", "", money.MsgSyntax()},
 		{"DaysOrder", "max_days", "0", backoffice.MsgDaysOrder},
 		{"DaysRange", "min_days", "61", backoffice.MsgDays},
 		{"NoZone", "zones", "", backoffice.MsgZonesChoose},

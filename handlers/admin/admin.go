@@ -141,6 +141,10 @@ func New(p *web.Pages, d Deps) *BackOffice {
 	if loc == nil {
 		loc = time.UTC
 	}
+	pricing := d.Pricing
+	if pricing != nil {
+		pricing = reloadingPricing{PricingStore: d.Pricing, catalog: d.Catalog}
+	}
 	return &BackOffice{
 		staff:     d.Staff,
 		dashboard: &dashboardPages{Pages: p, store: d.Dashboard},
@@ -151,8 +155,8 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		photos:    &photoPages{Pages: p, products: d.Products, gallery: d.Gallery, catalog: d.Catalog, service: d.Service},
 		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit},
 		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
-		shipping:  &shippingPages{Pages: p, store: d.Pricing, audit: d.Service, loc: loc},
-		tax:       &taxPages{Pages: p, store: d.Pricing, audit: d.Service},
+		shipping:  &shippingPages{Pages: p, store: pricing, audit: d.Service, loc: loc},
+		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
 	}
 }

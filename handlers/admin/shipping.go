@@ -18,9 +18,9 @@ import (
 	"github.com/nocturne/storefront/views/pages"
 )
 
-// shippingPages serve the shipping zones and methods (admin only). The
-// checkout reads them from the store on every price, so a change holds
-// on every instance at once.
+// shippingPages serve the shipping zones and methods (admin only). A
+// change bumps the catalogue version, so every instance's checkout reads
+// the settings again (reloadingPricing).
 type shippingPages struct {
 	*web.Pages
 	store shop.PricingStore

@@ -61,10 +61,10 @@ func TestParseMethod(t *testing.T) {
 		{"OKNoCutoffFreeFromDisabled", func(in *backoffice.MethodInput) {
 			in.Cutoff, in.FreeFrom, in.Enabled, in.MinDays, in.MaxDays = backoffice.NoCutoff, "$75", false, "0", "60"
 		}, shop.ShippingMethod{Name: "Courier", Price: 1250, FreeFrom: 7500, MinDays: 0, MaxDays: 60, CutoffHour: -1, ZoneIDs: []string{"us"}, Position: 5}, nil},
-		{"ErrPrice", func(in *backoffice.MethodInput) { in.Price = "12.5.0" }, shop.ShippingMethod{}, shop.FieldErrors{"price": money.MsgSyntax}},
-		{"ErrPriceMissing", func(in *backoffice.MethodInput) { in.Price = "" }, shop.ShippingMethod{}, shop.FieldErrors{"price": money.MsgSyntax}},
+		{"ErrPrice", func(in *backoffice.MethodInput) { in.Price = "12.5.0" }, shop.ShippingMethod{}, shop.FieldErrors{"price": money.MsgSyntax()}},
+		{"ErrPriceMissing", func(in *backoffice.MethodInput) { in.Price = "" }, shop.ShippingMethod{}, shop.FieldErrors{"price": money.MsgSyntax()}},
 		{"ErrFreeFrom", func(in *backoffice.MethodInput) { in.FreeFrom = "lots" }, shop.ShippingMethod{},
-			shop.FieldErrors{"free_from": money.MsgSyntax + backoffice.MsgFreeFromEmpty}},
+			shop.FieldErrors{"free_from": money.MsgSyntax() + backoffice.MsgFreeFromEmpty}},
 		{"ErrDaysRange", func(in *backoffice.MethodInput) { in.MaxDays = "61" }, shop.ShippingMethod{}, shop.FieldErrors{"max_days": backoffice.MsgDays}},
 		{"ErrDaysOrder", func(in *backoffice.MethodInput) { in.MinDays, in.MaxDays = "5", "3" }, shop.ShippingMethod{}, shop.FieldErrors{"max_days": backoffice.MsgDaysOrder}},
 		{"ErrCutoff", func(in *backoffice.MethodInput) { in.Cutoff = "24" }, shop.ShippingMethod{}, shop.FieldErrors{"cutoff": backoffice.MsgCutoff}},
@@ -153,7 +153,7 @@ func TestParsePromo(t *testing.T) {
 		{"ErrFixed", func(in *backoffice.PromoInput) { in.Kind, in.Value = shop.PromoFixed, "1.005" }, shop.PromoCode{},
 			shop.FieldErrors{"value": "Use at most 2 decimal places."}},
 		{"ErrMinimum", func(in *backoffice.PromoInput) { in.MinSubtotal = "-5" }, shop.PromoCode{},
-			shop.FieldErrors{"min_subtotal": money.MsgPositive + backoffice.MsgOptionalAmount}},
+			shop.FieldErrors{"min_subtotal": money.MsgPositive() + backoffice.MsgOptionalAmount}},
 		{"ErrWhen", func(in *backoffice.PromoInput) { in.StartsAt = "next week" }, shop.PromoCode{}, shop.FieldErrors{"starts_at": backoffice.MsgPromoWhen}},
 		{"ErrEndsFirst", func(in *backoffice.PromoInput) { in.EndsAt = in.StartsAt }, shop.PromoCode{}, shop.FieldErrors{"ends_at": backoffice.MsgPromoEndsFirst}},
 		{"ErrUsageCap", func(in *backoffice.PromoInput) { in.UsageCap = "0" }, shop.PromoCode{}, shop.FieldErrors{"usage_cap": backoffice.MsgUsageCap}},
