@@ -239,3 +239,35 @@ func TestPromoCode_OncePerCustomer(t *testing.T) {
 		}
 	}
 }
+
+// Prices keep the settings they read until the catalogue version moves; a
+// change of a method moves it, so the cart shows the new price once the
+// catalogue follows (at once on the instance that saved it).
+func TestCart_SettingsChangeIsPricedAfterReload(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	c := app.client(t)
+	c.addToCart("/products", "nb-042", "1") // $16.00: Standard costs $10.00
+	if _, doc := c.get("/cart"); text(doc, `[data-testid="shipping"]`) != "$10.00" {
+		t.Fatalf("shipping %q", text(doc, `[data-testid="shipping"]`))
+	}
+	ctx := context.Background()
+	methods, err := app.db.ShippingMethods(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	standard := methods[0]
+	standard.Price = 795
+	if _, err := app.db.SaveShippingMethod(ctx, standard); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.catalog.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, doc := c.get("/cart"); text(doc, `[data-testid="shipping"]`) != "$7.95" {
+		t.Errorf("after the change: shipping %q, want $7.95", text(doc, `[data-testid="shipping"]`))
+	}
+	if _, doc := c.get("/shipping"); !strings.Contains(text(doc, `[data-testid="standard-cost"]`), "$7.95") {
+		t.Errorf("/shipping says %q", text(doc, `[data-testid="standard-cost"]`))
+	}
+}
