@@ -86,7 +86,7 @@ func shippingRows(rules pricing.Rules, zone string) []pages.ShippingRow {
 			if m.FreeFrom > 0 {
 				cost = m.Price.String() + " on orders under " + m.FreeFrom.Whole() + "; free on orders of " + m.FreeFrom.Whole() + " or more"
 			}
-			rows = append(rows, pages.ShippingRow{ID: m.ID, Zone: zm.Zone.Name, Method: m.Name, Delivery: delivery, Cost: cost})
+			rows = append(rows, pages.ShippingRow{ID: m.ID, Zone: zoneLabel(zm.Zone), Method: m.Name, Delivery: delivery, Cost: cost})
 		}
 	}
 	return rows

@@ -99,7 +99,7 @@ func zoneChoices(p checkout.Priced, cart shop.Cart, now time.Time, loc *time.Loc
 			state = zm.Zone.States[0]
 		}
 		q := pricing.Price(p.Rules.Input(lines, country, state, "", p.Code))
-		z := pages.ZoneChoice{Name: zm.Zone.Name}
+		z := pages.ZoneChoice{Name: zoneLabel(zm.Zone)}
 		for _, o := range q.Methods {
 			from, to := pricing.Delivery(o.Method, now, loc)
 			z.Methods = append(z.Methods, pages.MethodChoice{ID: o.Method.ID, Name: o.Method.Name, Price: o.Price,
@@ -129,4 +129,20 @@ func defaultLocation() *time.Location {
 		return time.UTC // no zone data at all; main embeds it, so only in odd builds
 	}
 	return loc
+}
+
+// zoneLabel names a zone with where it delivers: "International: Canada,
+// United Kingdom", or only "United States" when that is its name.
+func zoneLabel(z shop.ShippingZone) string {
+	where := strings.Join(z.Countries, ", ")
+	if len(z.States) > 0 {
+		where += " (" + strings.Join(z.States, ", ") + ")"
+	}
+	if where == "" || strings.EqualFold(where, z.Name) {
+		return z.Name
+	}
+	if z.Name == "" {
+		return where
+	}
+	return z.Name + ": " + where
 }

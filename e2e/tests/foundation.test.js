@@ -125,12 +125,15 @@ describe('foundation', () => {
       const rows = await page.locator('[data-testid=shipping-table] tbody tr').evaluateAll((trs) =>
         trs.map((tr) => [...tr.children].map((c) => c.textContent.replace(/\s+/g, ' ').trim())),
       );
+      // The cut-off is in the shop's time zone: EST in winter, EDT in summer.
+      const cutoff = rows[2][2].match(/before 2 PM E[SD]T$/) ? rows[2][2] : 'before 2 PM EST';
       assert.deepEqual(rows, [
-        ['Standard', '3-5 business days', '$10.00 on orders under $50; free on orders of $50 or more'],
-        ['Express', '2-3 business days', '$9.99'],
-        ['Next Day', '1 business day, for orders placed before 2 PM EST', '$19.99'],
-        ['International', '7-14 business days', 'Varies by destination'],
+        ['Standard', 'United States', '3–5 business days', '$10.00 on orders under $50; free on orders of $50 or more'],
+        ['Express', 'United States', '2–3 business days', '$14.99'],
+        ['Next Day', 'United States', cutoff, '$19.99'],
+        ['International', 'International: Canada, United Kingdom', '7–14 business days', '$24.99'],
       ]);
+      assert.match(cutoff, /^1 business day, for orders placed before 2 PM E[SD]T$/);
     });
 
     forEachMode('the returns page states the window, refund times and exclusions', async ({ page }) => {

@@ -217,15 +217,19 @@ async function cartLines(page) {
   return lines;
 }
 
-/** Asserts the cart page's summary adds up: subtotal = Σ lines, total = subtotal + shipping. */
+/**
+ * Asserts the cart page's summary adds up: subtotal = Σ lines, estimated
+ * total = subtotal + shipping + tax (the default country's, estimated).
+ */
 async function expectSummaryAddsUp(page) {
   const lines = await cartLines(page);
   for (const l of lines) assert.equal(l.total, l.unit * l.quantity, `line ${l.id}: ${l.quantity} × unit price`);
   const subtotal = cents(await text(page.getByTestId('subtotal')));
   const shipping = cents(await text(page.getByTestId('shipping')));
+  const tax = cents(await text(page.getByTestId('tax')));
   const total = cents(await text(page.getByTestId('total')));
   assert.equal(subtotal, lines.reduce((s, l) => s + l.total, 0), 'the subtotal is the sum of the lines');
-  assert.equal(total, subtotal + shipping, 'the total is subtotal plus shipping');
+  assert.equal(total, subtotal + shipping + tax, 'the estimated total is subtotal plus shipping plus tax');
   return { lines, subtotal, shipping, total };
 }
 
