@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -103,20 +102,28 @@ func zoneChoices(p checkout.Priced, cart shop.Cart, now time.Time, loc *time.Loc
 		for _, o := range q.Methods {
 			from, to := pricing.Delivery(o.Method, now, loc)
 			z.Methods = append(z.Methods, pages.MethodChoice{ID: o.Method.ID, Name: o.Method.Name, Price: o.Price,
-				Estimate: pricing.Estimate(o.Method), Arrives: arrives(from, to)})
+				When: when(pricing.Estimate(o.Method), from, to)})
 		}
 		out = append(out, z)
 	}
 	return out
 }
 
-// arrives states a delivery window: "Tue, Dec 1" or "Tue, Dec 1 – Thu, Dec 3".
-func arrives(from, to time.Time) string {
+// when states a method's time and its delivery window in one string:
+// "3–5 business days; arrives Tue, Dec 1 – Thu, Dec 3" (or "arrives Tue,
+// Dec 1" for one day). It is built in one buffer: the shipping step writes
+// one for each method offered.
+func when(estimate string, from, to time.Time) string {
 	const layout = "Mon, Jan 2"
-	if from.Equal(to) {
-		return from.Format(layout)
+	b := make([]byte, 0, len(estimate)+40)
+	b = append(b, estimate...)
+	b = append(b, "; arrives "...)
+	b = from.AppendFormat(b, layout)
+	if !from.Equal(to) {
+		b = append(b, " – "...)
+		b = to.AppendFormat(b, layout)
 	}
-	return fmt.Sprintf("%s – %s", from.Format(layout), to.Format(layout))
+	return string(b)
 }
 
 // MsgChooseShipping asks for a shipping method that delivers to the

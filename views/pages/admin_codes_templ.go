@@ -231,7 +231,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 						var templ_7745c5c3_Var11 string
 						templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 72, Col: 125}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 72, Col: 124}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 						if templ_7745c5c3_Err != nil {
@@ -262,7 +262,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 						var templ_7745c5c3_Var13 string
 						templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 77, Col: 123}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 77, Col: 122}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 						if templ_7745c5c3_Err != nil {

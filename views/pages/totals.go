@@ -41,8 +41,11 @@ type CodeForm struct {
 
 // MethodChoice is a shipping method the shipping step offers.
 type MethodChoice struct {
-	ID, Name, Estimate, Arrives string
-	Price                       shop.Cents
+	ID, Name string
+	Price    shop.Cents
+	// When is how long it takes and when it would arrive: "3–5 business
+	// days; arrives Tue, Dec 1 – Thu, Dec 3".
+	When string
 }
 
 // ZoneChoice is a zone's shipping methods on the shipping step.
