@@ -54,8 +54,9 @@ func main() {
 	conns := flag.Int("c", 64, "concurrent connections")
 	gen := flag.String("gen", "auto", "load generator: auto, wrk or go")
 	dbURL := flag.String("db", "", "DATABASE_URL for the shop (default: SQLite in a temporary directory)")
+	only := flag.String("only", "", "measure only the rows whose name holds one of these comma-separated words (e.g. /cart,/checkout)")
 	flag.Parse()
-	if err := run(*bin, *dur, *conns, *gen, *dbURL); err != nil {
+	if err := run(*bin, *dur, *conns, *gen, *dbURL, picker(*only)); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhttp:", err)
 		os.Exit(1)
 	}
@@ -90,7 +91,24 @@ type result struct {
 	cpu time.Duration
 }
 
-func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
+// picker keeps the rows whose name holds one of only's words; all when
+// only is empty.
+func picker(only string) func(name string) bool {
+	words := strings.FieldsFunc(only, func(r rune) bool { return r == ',' })
+	return func(name string) bool {
+		if len(words) == 0 {
+			return true
+		}
+		for _, w := range words {
+			if strings.Contains(name, strings.TrimSpace(w)) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func run(bin string, dur time.Duration, conns int, gen, dbURL string, pick func(name string) bool) error {
 	if gen == "auto" {
 		gen = "go"
 		if _, err := exec.LookPath("wrk"); err == nil {
@@ -155,9 +173,16 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 		{name: "/search?q=lamp", path: "/search?q=lamp"},
 		{name: "/faq", path: "/faq"},
 		{name: "/products signed in, with a cart", path: "/products", headers: []string{"Cookie", cookie}},
+		{name: "/cart", path: "/cart", headers: []string{"Cookie", cookie}},
+		{name: "/checkout/shipping", path: "/checkout/shipping", headers: []string{"Cookie", cookie}},
+		{name: "/checkout/payment", path: "/checkout/payment", headers: []string{"Cookie", cookie}},
+		{name: "/checkout/review", path: "/checkout/review", headers: []string{"Cookie", cookie}},
 		{name: "/products?maxPrice=N, every URL new", path: "/products?maxPrice=", unique: true},
 	}
 	for _, r := range rows {
+		if !pick(r.name) {
+			continue
+		}
 		res, err := measure(gen, shopURL, r, dur, conns, shop.Process.Pid)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.name, err)
@@ -167,6 +192,9 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string) error {
 
 	// The listings again once half the products have options: the shop is
 	// stopped, every other product given three sizes, and started again.
+	if !pick("half with variants") {
+		return nil
+	}
 	stop(shop)
 	if err := halfWithVariants(context.Background(), filepath.Join(dir, "nocturne.db"), dbURL); err != nil {
 		return fmt.Errorf("variants for the bench: %w", err)
@@ -332,6 +360,23 @@ func signedInWithCart(base string) (string, error) {
 	}
 	if res.StatusCode != http.StatusSeeOther {
 		return "", fmt.Errorf("add to cart answered %d", res.StatusCode)
+	}
+	// Through the shipping and payment steps, so the checkout's pages
+	// (which price the cart) can be measured too.
+	if res, err = post("/checkout/shipping", url.Values{"firstName": {"Bench"}, "lastName": {"Mark"}, "email": {email},
+		"phone": {"(217) 555-0100"}, "address": {"1 Main St"}, "city": {"Springfield"}, "state": {"IL"}, "zipCode": {"62701"},
+		"country": {"United States"}}, cookie); err != nil {
+		return "", err
+	}
+	if res.StatusCode != http.StatusSeeOther {
+		return "", fmt.Errorf("shipping step answered %d", res.StatusCode)
+	}
+	if res, err = post("/checkout/payment", url.Values{"method": {"demo"}, "cardNumber": {"4242 4242 4242 4242"}, "cardName": {"Bench Mark"},
+		"expiryDate": {"12/30"}, "cvv": {"123"}, "action": {"next"}}, cookie); err != nil {
+		return "", err
+	}
+	if res.StatusCode != http.StatusSeeOther {
+		return "", fmt.Errorf("payment step answered %d", res.StatusCode)
 	}
 	return cookie, nil
 }
