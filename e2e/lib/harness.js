@@ -18,7 +18,7 @@
 import { before, after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, accessSync, constants as fsConstants } from 'node:fs';
+import { appendFileSync, existsSync, accessSync, constants as fsConstants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -170,6 +170,9 @@ async function startServer(extraEnv = {}, { port } = {}) {
   let log = '';
   const keep = (chunk) => {
     log = (log + chunk.toString()).slice(-20_000);
+    // E2E_SERVER_LOG=file keeps every server's whole output, for a run
+    // whose server died.
+    if (process.env.E2E_SERVER_LOG) appendFileSync(process.env.E2E_SERVER_LOG, chunk);
   };
   proc.stdout.on('data', keep);
   proc.stderr.on('data', keep);
