@@ -308,3 +308,43 @@ func TestRefund_PartialThenRest(t *testing.T) {
 		t.Error("a refunded order still offers a refund")
 	}
 }
+
+// Staff work out a refund from the items sent back: a line's share of the
+// order's tax comes with it, by the rule that priced the order, and the
+// amount lands in the refund form; a number the line does not have is
+// refused next to it.
+func TestRefund_ItemsWorkedOut(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t) // the shopper bought 2 of nb-026
+	ctx := context.Background()
+	path := "/admin/orders/" + b.orderID
+	o, err := b.app.db.Order(ctx, b.orderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, doc := b.fulfi.post(path+"/refund/items", url.Values{"qty-0": {"3"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="refund-qty-0-error"]`) != "Enter a number from 0 to 2." {
+		t.Errorf("3 of 2 back: %d %q", res.StatusCode, text(doc, `[data-testid="refund-qty-0-error"]`))
+	}
+	if got := doc.Find(`input[name="qty-0"]`).AttrOr("value", ""); got != "3" {
+		t.Errorf("typed 3 came back as %q", got)
+	}
+	for _, tt := range []struct {
+		form url.Values
+		want shop.Cents
+	}{
+		{url.Values{"qty-0": {"1"}}, o.Lines[0].Price + o.Tax/2},
+		{url.Values{"qty-0": {"2"}, "shipping": {"1"}}, o.Total},
+	} {
+		res, doc = b.fulfi.post(path+"/refund/items", tt.form)
+		if got := doc.Find(`[data-testid="refund-form"] input[name="amount"]`).AttrOr("value", ""); res.StatusCode != http.StatusOK || got != money.Text(tt.want) {
+			t.Errorf("%v back: %d, amount %q, want %s", tt.form, res.StatusCode, got, money.Text(tt.want))
+		}
+		if !strings.Contains(text(doc, `[data-testid="refund-breakdown"]`), "of tax") {
+			t.Errorf("%v back: breakdown %q", tt.form, text(doc, `[data-testid="refund-breakdown"]`))
+		}
+	}
+	if got, _ := b.app.db.Order(ctx, b.orderID); got.Refunded != 0 {
+		t.Errorf("working the amount out refunded %v", got.Refunded)
+	}
+}

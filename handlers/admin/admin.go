@@ -199,6 +199,7 @@ var table = []route{
 	{Route{"POST", "/admin/orders/:id/paid", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminMarkPaid }},
 	{Route{"POST", "/admin/orders/:id/refund", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefund }},
 	{Route{"POST", "/admin/orders/:id/refund/confirm", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundConfirm }},
+	{Route{"POST", "/admin/orders/:id/refund/items", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundItems }},
 	{Route{"GET", "/admin/messages", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessages }},
 	{Route{"GET", "/admin/messages/:id", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessage }},
 	{Route{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMarkHandled }},
@@ -461,6 +462,27 @@ func (a *orderPages) adminRefund(c *fiber.Ctx) error {
 	return web.Render(c, fiber.StatusOK, pages.AdminRefundConfirm(a.Frame(c, "Refund "+o.ID+" · Back office"), pages.AdminRefundPage{
 		Nav: adminNav(c, backoffice.AreaOrders), Order: o, Amount: money.Text(amount), Was: strconv.FormatInt(int64(o.Refunded), 10), Reason: reason,
 		Text: backoffice.RefundText(o, amount)}))
+}
+
+// adminRefundItems works out the refund of items sent back and puts it in
+// the refund form, with what it is made of; it changes nothing.
+func (a *orderPages) adminRefundItems(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	qty := make([]string, len(o.Lines))
+	for i := range qty {
+		qty[i] = web.FormValue(c, "qty-"+strconv.Itoa(i))
+	}
+	p := pages.AdminOrderPage{Order: o, RefundQty: qty, RefundShipping: web.FormValue(c, "shipping") != ""}
+	r, errs := backoffice.RefundItems(o, qty, p.RefundShipping)
+	if errs != nil {
+		p.Errors, p.Error, p.RefundAmount = errs, "Please correct the fields marked below.", money.Text(backoffice.Refundable(o))
+		return a.renderAdminOrder(c, fiber.StatusUnprocessableEntity, p)
+	}
+	p.RefundAmount, p.RefundBreakdown = money.Text(r.Amount), r.Breakdown()
+	return a.renderAdminOrder(c, fiber.StatusOK, p)
 }
 
 // adminRefundConfirm makes the refund the confirmation page described; a

@@ -9,11 +9,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/money"
+	"github.com/nocturne/storefront/internal/pricing"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -410,3 +412,61 @@ func (s *Service) Refund(ctx context.Context, actor, orderID string, was, amount
 
 // MsgRefundFailed: the provider refused; nothing was refunded.
 const MsgRefundFailed = "The payment provider did not make the refund, so nothing was refunded. Please try again later."
+
+// MsgRefundQuantity refuses a number of items sent back that the line
+// does not have.
+const MsgRefundQuantity = "Enter a number from 0 to %d."
+
+// MsgRefundNothing asks for at least one item (or the shipping).
+const MsgRefundNothing = "Choose the items sent back, or the shipping."
+
+// ItemsRefund is what giving back some of an order's items comes to: the
+// amount, and the tax and discount share it holds (pricing.Quote.Refund).
+type ItemsRefund struct {
+	Amount, Tax, DiscountKept shop.Cents
+}
+
+// Breakdown says what the amount is made of, for staff to check before they
+// refund it.
+func (r ItemsRefund) Breakdown() string {
+	s := fmt.Sprintf("The items come to %s, with %s of tax", r.Amount, r.Tax)
+	if r.DiscountKept > 0 {
+		s += fmt.Sprintf("; %s of the order's discount stays with them", r.DiscountKept)
+	}
+	return s + "."
+}
+
+// RefundItems works out what giving back the items of o counted in qty (a
+// line's position to how many of it; typed, so checked here) and, when
+// shipping, its shipping comes to: each line's share of the discount and
+// the tax, by the rule that priced the order, and never more than is left
+// to refund.
+func RefundItems(o *shop.Order, qty []string, shipping bool) (ItemsRefund, shop.FieldErrors) {
+	errs := shop.FieldErrors{}
+	back := map[string]int{}
+	chosen := shipping
+	for i, l := range o.Lines {
+		s := ""
+		if i < len(qty) {
+			s = strings.TrimSpace(qty[i])
+		}
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > l.Quantity {
+			errs[fmt.Sprintf("qty-%d", i)] = fmt.Sprintf(MsgRefundQuantity, l.Quantity)
+			continue
+		}
+		back[strconv.Itoa(i)] = n
+		chosen = chosen || n > 0
+	}
+	if len(errs) == 0 && !chosen {
+		errs["items"] = MsgRefundNothing
+	}
+	if len(errs) > 0 {
+		return ItemsRefund{}, errs
+	}
+	r := pricing.PlacedQuote(*o).Refund(back, shipping)
+	return ItemsRefund{Amount: min(r.Amount, Refundable(o)), Tax: r.Tax, DiscountKept: r.Discount}, nil
+}
