@@ -20,6 +20,7 @@ import {
   NARROW,
   WIDE,
   WAIT_MS,
+  islandsReady,
 } from '../lib/harness.js';
 
 const CONTACT_SUCCESS = "Message sent successfully! We'll get back to you soon.";
@@ -339,6 +340,9 @@ describe('foundation', () => {
         `no blank search reached the server (searches: ${JSON.stringify(searched)})`,
       );
 
+      // The results grid mounts and tidies its history entry first: a Back
+      // pressed meanwhile could be cancelled by that replaceState.
+      await islandsReady(page);
       await page.goBack();
       assert.equal(page.url(), startURL, 'Back returns to the page the search started from');
     });
