@@ -88,6 +88,11 @@ func fillShop(t *testing.T, path string) {
 	_, err = db.TransitionOrder(ctx, shop.Transition{OrderID: "NOC-1", From: shop.StatusProcessing, To: shop.StatusShipped,
 		Carrier: "UPS", Tracking: "1Z", Actor: "ada@example.com"})
 	must(err)
+	// Returns: the order delivered, and a request for its lamp.
+	_, err = db.TransitionOrder(ctx, shop.Transition{OrderID: "NOC-1", From: shop.StatusShipped, To: shop.StatusDelivered, Actor: "ada@example.com"})
+	must(err)
+	must(db.CreateReturn(ctx, &shop.ReturnRequest{OrderID: "NOC-1", Reason: "doesnt_fit", Comment: "Too bright",
+		Lines: []shop.ReturnLine{{Line: 0, Quantity: 1}}}))
 	_, err = db.RecordCharge(ctx, shop.Charge{Key: "k1", Amount: 4620, Outcome: shop.ChargeSucceeded})
 	must(err)
 	_, err = db.RecordPaymentEvent(ctx, "evt_1", "NOC-1", "checkout.session.completed", time.Now())

@@ -333,6 +333,7 @@ type Stores interface {
 	shop.VariantAdminStore
 	shop.PricingStore
 	shop.PromoStore
+	shop.ReturnStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has
