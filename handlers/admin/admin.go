@@ -688,7 +688,7 @@ func (a *productPages) adminProducts(c *fiber.Ctx) error {
 func formOf(p *shop.Product) pages.ProductForm {
 	f := pages.ProductForm{ID: p.ID, Title: p.Title, Description: p.Description, Category: p.Category,
 		Price: money.Text(p.Price), Stock: strconv.Itoa(p.Stock), StockWas: strconv.Itoa(p.Stock), Featured: p.Featured, Visible: !p.Hidden, Image: p.Image,
-		Variants: p.HasOptions()}
+		Variants: p.HasOptions(), FinalSale: p.FinalSale}
 	if p.Original > 0 {
 		f.Original = money.Text(p.Original)
 	}
@@ -745,6 +745,7 @@ func (a *productPages) saveProduct(c *fiber.Ctx, before *shop.Product) error {
 		ID: strings.TrimSpace(web.FormValue(c, "id")), Title: web.FormValue(c, "title"), Description: web.FormValue(c, "description"),
 		Category: web.FormValue(c, "category"), Price: web.FormValue(c, "price"), Original: web.FormValue(c, "original"), Stock: web.FormValue(c, "stock"),
 		StockWas: web.FormValue(c, "stock_was"), Featured: web.FormValue(c, "featured") != "", Visible: web.FormValue(c, "visible") != "",
+		FinalSale: web.FormValue(c, "final_sale") != "",
 	}
 	if before != nil {
 		form.ID, form.Image = before.ID, before.Image
@@ -754,7 +755,7 @@ func (a *productPages) saveProduct(c *fiber.Ctx, before *shop.Product) error {
 	}
 	edit, errs := backoffice.ParseProduct(backoffice.ProductInput{ID: form.ID, Title: form.Title, Description: form.Description,
 		Category: form.Category, Price: form.Price, Original: form.Original, Stock: form.Stock, StockWas: form.StockWas,
-		Featured: form.Featured, Visible: form.Visible}, before == nil)
+		Featured: form.Featured, Visible: form.Visible, FinalSale: form.FinalSale}, before == nil)
 	edit.Image = form.Image
 	if errs == nil {
 		if fh, err := c.FormFile("image"); err == nil && fh.Size > 0 {

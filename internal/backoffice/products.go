@@ -15,6 +15,8 @@ type ProductInput struct {
 	// StockWas is the stock the editor was loaded with (a hidden field).
 	StockWas          string
 	Featured, Visible bool
+	// FinalSale marks a product that can't be returned.
+	FinalSale bool
 }
 
 var productID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
@@ -76,7 +78,7 @@ func ParseProduct(in ProductInput, isNew bool) (shop.ProductEdit, shop.FieldErro
 			errs["stock"] = "This editor is out of date: open the product again."
 		}
 	}
-	p.Featured, p.Hidden = in.Featured, !in.Visible
+	p.Featured, p.Hidden, p.FinalSale = in.Featured, !in.Visible, in.FinalSale
 	if len(errs) > 0 {
 		return e, errs
 	}
@@ -94,12 +96,13 @@ type productRecord struct {
 	Featured    bool   `json:"featured"`
 	Visible     bool   `json:"visible"`
 	Image       string `json:"image,omitempty"`
+	FinalSale   bool   `json:"final_sale,omitempty"`
 }
 
 // ProductRecord is p as the audit log shows it.
 func ProductRecord(p *shop.Product) any {
 	r := productRecord{Title: p.Title, Description: p.Description, Category: p.Category, Price: p.Price.String(),
-		Stock: p.Stock, Featured: p.Featured, Visible: !p.Hidden, Image: p.Image}
+		Stock: p.Stock, Featured: p.Featured, Visible: !p.Hidden, Image: p.Image, FinalSale: p.FinalSale}
 	if p.Original > 0 {
 		r.Original = p.Original.String()
 	}

@@ -51,6 +51,9 @@ type Product struct {
 	// descriptions. "" when the description is plain text (typed in the
 	// back office, or from a JSON catalogue), which pages show escaped.
 	DescriptionHTML string
+	// FinalSale products can't be returned (staff mark them in the
+	// product editor; the returns rules refuse them).
+	FinalSale bool
 }
 
 // HasOptions reports whether shoppers choose a variant of the product.

@@ -341,9 +341,9 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 		now := s.Now().Unix()
 		if e.New {
 			res, err := tx.Exec(ctx, `INSERT INTO products (id, title, description, category, price_cents, original_price_cents,
-				image, featured, hidden, source, staff_edited, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?) ON CONFLICT (id) DO NOTHING`,
-				p.ID, p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, SourceStaff, now)
+				image, featured, hidden, source, staff_edited, updated_at, returnable)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?) ON CONFLICT (id) DO NOTHING`,
+				p.ID, p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, SourceStaff, now, !p.FinalSale)
 			if err != nil {
 				return s.FormatError(err, "create product", Messages{shop.EINVALID: "Stock and price cannot be negative."})
 			}
@@ -376,8 +376,8 @@ func (s *Store) SaveProduct(ctx context.Context, e shop.ProductEdit) error {
 			res, err := tx.Exec(ctx, `UPDATE products SET title = ?, description = ?, category = ?, price_cents = ?,
 				original_price_cents = ?, image = ?, featured = ?, hidden = ?,
 				description_html = CASE WHEN description = ? THEN description_html ELSE '' END,
-				staff_edited = TRUE, updated_at = ? WHERE id = ?`,
-				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, p.Description, now, p.ID)
+				staff_edited = TRUE, updated_at = ?, returnable = ? WHERE id = ?`,
+				p.Title, p.Description, p.Category, p.Price, p.Original, p.Image, p.Featured, p.Hidden, p.Description, now, !p.FinalSale, p.ID)
 			if err != nil {
 				return s.FormatError(err, "update product", Messages{shop.EINVALID: "Price cannot be negative."})
 			}

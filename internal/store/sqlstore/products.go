@@ -22,14 +22,15 @@ const ProductColumns = `p.id, p.title, p.description, p.category, p.price_cents,
 	COALESCE((SELECT MAX(COALESCE(v.price_cents, p.price_cents)) FROM variants v WHERE v.product_id = p.id AND v.enabled), p.price_cents),
 	(SELECT COUNT(*) FROM product_options o WHERE o.product_id = p.id),
 	p.description_html,
-	(SELECT COUNT(*) FROM product_photos ph WHERE ph.product_id = p.id)`
+	(SELECT COUNT(*) FROM product_photos ph WHERE ph.product_id = p.id),
+	NOT p.returnable`
 
 // ScanProduct scans ProductColumns, then into extra any columns after them.
 func ScanProduct(row interface{ Scan(...any) error }, extra ...any) (shop.Product, error) {
 	var p shop.Product
 	err := row.Scan(append([]any{&p.ID, &p.Title, &p.Description, &p.Category, &p.Price, &p.Image, &p.Rating, &p.ReviewCount, &p.Featured,
 		&p.Stock, &p.Original, &p.Hidden, &p.Photo.Hash, &p.Photo.Width, &p.Photo.Height, &p.PriceMin, &p.PriceMax, &p.OptionCount,
-		&p.DescriptionHTML, &p.PhotoCount}, extra...)...)
+		&p.DescriptionHTML, &p.PhotoCount, &p.FinalSale}, extra...)...)
 	return p, err
 }
 

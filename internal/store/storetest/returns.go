@@ -34,6 +34,35 @@ func testReturns(t *testing.T, b Backend) {
 	t.Run("RejectFreesItems", func(t *testing.T) { s, _ := open(t); returnReject(t, s) })
 	t.Run("Race", func(t *testing.T) { s, _ := open(t); returnRace(t, s) })
 	t.Run("List", func(t *testing.T) { s, clock := open(t); returnList(t, s, clock) })
+	t.Run("FinalSale", func(t *testing.T) { s, _ := open(t); finalSale(t, s) })
+}
+
+// Every product can be returned until staff mark it final sale; an import
+// leaves the mark alone.
+func finalSale(t *testing.T, s ReturnsStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"lamp": 5})
+	p, err := s.AdminProduct(ctx, "lamp")
+	must(t, err)
+	if p.FinalSale {
+		t.Fatal("a new product is final sale")
+	}
+	p.FinalSale = true
+	must(t, s.SaveProduct(ctx, shop.ProductEdit{Product: *p, StockWas: p.Stock}))
+	seedStock(t, s, map[string]int{"lamp": 5}) // a re-import
+	for what, read := range map[string]func() (*shop.Product, error){
+		"editor": func() (*shop.Product, error) { return s.AdminProduct(ctx, "lamp") },
+		"shop":   func() (*shop.Product, error) { return s.Product(ctx, "lamp") },
+	} {
+		if p, err := read(); err != nil || !p.FinalSale {
+			t.Errorf("%s: final sale %v, %v", what, p != nil && p.FinalSale, err)
+		}
+	}
+	p.FinalSale = false
+	must(t, s.SaveProduct(ctx, shop.ProductEdit{Product: *p, StockWas: p.Stock}))
+	if p, _ := s.AdminProduct(ctx, "lamp"); p.FinalSale {
+		t.Error("final sale could not be taken back")
+	}
 }
 
 // deliveredOrder has owner buy qty of each product (in that order) and
