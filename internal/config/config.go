@@ -71,6 +71,9 @@ type Config struct {
 	// ImportDefaultStock is the stock an imported product starts with when
 	// its source says none (IMPORT_DEFAULT_STOCK, default 25).
 	ImportDefaultStock int
+	// ReturnWindowDays is how many days after its delivery an order's
+	// items may be returned (RETURN_WINDOW_DAYS, default 30).
+	ReturnWindowDays int
 	// PaymentDelay is how long the simulated payment takes (spec: 2 s).
 	PaymentDelay time.Duration
 	// PaymentTimeout bounds one charge; a pending order is left to the
@@ -160,6 +163,7 @@ func Load(getenv func(string) string) (*Config, error) {
 		"IMAGE_MAX_PIXELS must be a whole number of pixels from 1000000 to 400000000 (a photo's width × height)")
 	cfg.ImageWorkers = e.number("IMAGE_WORKERS", DefaultImageWorkers, 1, 64, "IMAGE_WORKERS must be a whole number from 1 to 64")
 	cfg.ImportDefaultStock = e.number("IMPORT_DEFAULT_STOCK", 25, 0, 1_000_000, "IMPORT_DEFAULT_STOCK must be a whole number from 0 to 1000000")
+	cfg.ReturnWindowDays = e.number("RETURN_WINDOW_DAYS", shop.ReturnWindowDays, 1, 365, "RETURN_WINDOW_DAYS must be a whole number of days from 1 to 365")
 	loadPayment(e, cfg)
 	loadPayments(e, cfg)
 	cfg.MaxConns = e.number("MAX_CONNS", DefaultMaxConns, 16, 1_000_000, "MAX_CONNS must be a number from 16 to 1000000")

@@ -41,6 +41,9 @@ func TestLoad_Defaults(t *testing.T) {
 	if cfg.ImageMaxPixels != 40_000_000 || cfg.ImageWorkers != 2 {
 		t.Errorf("image limits: got %d pixels and %d workers, want 40000000 and 2", cfg.ImageMaxPixels, cfg.ImageWorkers)
 	}
+	if cfg.ReturnWindowDays != 30 {
+		t.Errorf("return window: got %d days, want 30", cfg.ReturnWindowDays)
+	}
 }
 
 func TestLoad_SecretPersisted(t *testing.T) {
@@ -136,6 +139,8 @@ func TestLoad_Errors(t *testing.T) {
 			"PAYMENT_METHODS includes stripe, which cannot take SHOP_CURRENCY ISK"},
 		{"StripeInDinars", map[string]string{"SHOP_CURRENCY": "kwd", "PAYMENT_METHODS": "demo,stripe", "STRIPE_SECRET_KEY": "sk_test_hunter2", "STRIPE_WEBHOOK_SECRET": "whsec_hunter2"},
 			"PAYMENT_METHODS includes stripe, which cannot take SHOP_CURRENCY KWD"},
+		{"ReturnWindowZero", map[string]string{"RETURN_WINDOW_DAYS": "0"}, `RETURN_WINDOW_DAYS must be a whole number of days from 1 to 365, got "0"`},
+		{"ReturnWindowWeeks", map[string]string{"RETURN_WINDOW_DAYS": "4w"}, `RETURN_WINDOW_DAYS must be a whole number of days from 1 to 365, got "4w"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
