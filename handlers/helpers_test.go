@@ -29,6 +29,7 @@ import (
 	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
 	"github.com/nocturne/storefront/internal/stripepay"
@@ -174,6 +175,9 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office, Pricing: db, Promos: db}
+	deps.Admin.Returns = db
+	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
+		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}

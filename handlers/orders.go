@@ -11,6 +11,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/handlers/web"
+	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -38,6 +39,8 @@ type orderHandlers struct {
 	// lastPayment tells what became of a released order's demo payment,
 	// when it was this shopper's (the checkout's session knows).
 	lastPayment func(c *fiber.Ctx, orderID string) (string, error)
+	// returns are the shopper's returns (package returns); nil: none.
+	returns ShopperReturns
 }
 
 // OrderEvents is the order history an order page shows.
@@ -60,6 +63,7 @@ func (a *orderHandlers) routes(app *fiber.App, perIP func(name string, max int) 
 	app.Get("/orders/:id/status", a.orderStatus)
 	app.Get("/checkout/cancelled", a.paymentCancelled)
 	app.Post("/orders/:id/abandon", a.abandon)
+	app.Post("/orders/:id/returns", a.requestReturn)
 }
 
 // visibleOrder is the route's order if this shopper may see it (see
@@ -173,9 +177,6 @@ func (a *orderHandlers) orderPage(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	// Back to Orders returns to the list as the shopper left it (filter,
-	// sort, page: the list's links carry it in "from").
-	back, backLabel := ordersListPath(c.Query("from")), "Back to Orders"
 	var userID string
 	if u := session.User(c); u != nil {
 		userID = u.ID
@@ -185,19 +186,37 @@ func (a *orderHandlers) orderPage(c *fiber.Ctx) error {
 		if lookedUp, _ := v.(string); !o.VisibleTo(userID, lookedUp) {
 			return fiber.ErrNotFound
 		}
-		// A visitor who looked the order up has no order list: /orders
-		// would send them to sign in.
-		back, backLabel = "/orders/lookup", "Back to order lookup"
 	}
-	set, _ := a.Assets.Current()
+	back, backLabel := orderBack(o.OwnedBy(userID), c.Query("from"))
 	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel, PayInstructions: a.transfer}
+	return a.renderOrder(c, fiber.StatusOK, p, returns.Form{}, nil)
+}
+
+// orderBack is where an order page's back link goes: for its owner, the
+// orders list as they left it (filter, sort, page: the list's links carry
+// it in from); for a visitor who looked the order up, who has no order
+// list (/orders would send them to sign in), the lookup.
+func orderBack(owned bool, from string) (string, string) {
+	if owned {
+		return ordersListPath(from), "Back to Orders"
+	}
+	return "/orders/lookup", "Back to order lookup"
+}
+
+// renderOrder renders an order's page with its timeline, its returns
+// (and a refused return form's typed values and errors) and its photos.
+func (a *orderHandlers) renderOrder(c *fiber.Ctx, status int, p pages.OrderPage, typed returns.Form, errs shop.FieldErrors) error {
 	if err := a.orderTimeline(c, &p); err != nil {
 		return err
 	}
-	for _, l := range o.Lines {
+	if err := a.orderReturns(c, &p, typed, errs); err != nil {
+		return err
+	}
+	set, _ := a.Assets.Current()
+	for _, l := range p.Order.Lines {
 		p.Images = append(p.Images, orderLineImage(set, l))
 	}
-	return web.Render(c, fiber.StatusOK, pages.OrderDetail(a.Frame(c, "Order "+o.ID), p))
+	return web.Render(c, status, pages.OrderDetail(a.Frame(c, "Order "+p.Order.ID), p))
 }
 
 // ordersListPath returns from when it is an address of the orders list

@@ -55,7 +55,7 @@ func (a *pageHandlers) faq(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return web.Render(c, fiber.StatusOK, pages.FAQ(f, pages.NewShippingFacts(rules)))
+	return web.Render(c, fiber.StatusOK, pages.FAQ(f, pages.NewShippingFacts(rules), a.Config.ReturnWindowDays))
 }
 
 func (a *pageHandlers) shipping(c *fiber.Ctx) error {
@@ -107,8 +107,8 @@ func hourText(h int) string {
 
 func (a *pageHandlers) returns(c *fiber.Ctx) error {
 	f := a.Frame(c, "Returns & Refunds")
-	f.Description = fmt.Sprintf("Return most items within %d days; how to return an item and when refunds arrive at %s.", shop.ReturnWindowDays, a.Config.ShopName)
-	return web.Render(c, fiber.StatusOK, pages.Returns(f))
+	f.Description = fmt.Sprintf("Return most items within %d days; how to return an item and when refunds arrive at %s.", a.Config.ReturnWindowDays, a.Config.ShopName)
+	return web.Render(c, fiber.StatusOK, pages.Returns(f, a.Config.ReturnWindowDays))
 }
 
 // healthz reports whether the shop can serve, as plain text: "ok", or 503

@@ -223,6 +223,9 @@ func New(d Deps) *fiber.App {
 	if d.Admin.Service != nil {
 		orders.cancels = d.Admin.Service
 	}
+	if d.Admin.ReturnService != nil {
+		orders.returns = d.Admin.ReturnService
+	}
 	if d.Admin.Location == nil {
 		d.Admin.Location = d.Location
 	}

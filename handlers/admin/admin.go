@@ -22,6 +22,7 @@ import (
 	"github.com/nocturne/storefront/internal/backoffice"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/money"
+	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -50,6 +51,10 @@ type Deps struct {
 	// shown in it, and cut-off hours named with it. Nil: UTC (the
 	// handlers package passes the shop's, America/New_York unless set).
 	Location *time.Location
+	// Returns are the return requests, and ReturnService the returns'
+	// rules and steps (the shopper's form too); nil: no returns.
+	Returns       shop.ReturnStore
+	ReturnService *returns.Service
 }
 
 // Catalog is what the product editor needs of the catalogue service:
@@ -96,6 +101,7 @@ type BackOffice struct {
 	shipping  *shippingPages
 	tax       *taxPages
 	codes     *codePages
+	returns   *returnPages
 }
 
 // dashboardPages serve the dashboard.
@@ -110,6 +116,10 @@ type orderPages struct {
 	orders     Orders
 	fulfilment shop.FulfilmentStore
 	service    OrderActions
+	// returns are the order's return requests and the staff's steps on
+	// them; nil: none.
+	returns     StaffReturns
+	returnStore shop.ReturnStore
 }
 
 // messagePages serve the contact messages and the replies to them.
@@ -145,7 +155,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 	if pricing != nil {
 		pricing = reloadingPricing{PricingStore: d.Pricing, catalog: d.Catalog}
 	}
-	return &BackOffice{
+	b := &BackOffice{
 		staff:     d.Staff,
 		dashboard: &dashboardPages{Pages: p, store: d.Dashboard},
 		orders:    &orderPages{Pages: p, orders: d.Orders, fulfilment: d.Fulfilment, service: d.Service},
@@ -158,7 +168,12 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		shipping:  &shippingPages{Pages: p, store: pricing, audit: d.Service, loc: loc},
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
+		returns:   &returnPages{Pages: p, store: d.Returns},
 	}
+	if d.ReturnService != nil && d.Returns != nil {
+		b.orders.returns, b.orders.returnStore = d.ReturnService, d.Returns
+	}
+	return b
 }
 
 const localsStaffRole = "nocturne.staff_role"
@@ -248,6 +263,10 @@ var table = []route{
 	{Route{"POST", "/admin/codes", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminCreateCode }},
 	{Route{"POST", "/admin/codes/pause", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminPauseCode }},
 	{Route{"POST", "/admin/codes/resume", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminResumeCode }},
+	{Route{"GET", "/admin/returns", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.returns.adminReturns }},
+	{Route{"POST", "/admin/orders/:id/returns/approve", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminApproveReturn }},
+	{Route{"POST", "/admin/orders/:id/returns/reject", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRejectReturn }},
+	{Route{"POST", "/admin/orders/:id/returns/receive", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminReceiveReturn }},
 }
 
 // Routes lists every back-office route, for the role tests.
@@ -299,6 +318,7 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaCodes, Label: "Promo codes", URL: "/admin/codes"},
 		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
 		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
+		{Area: backoffice.AreaOrders, Label: "Returns", URL: "/admin/returns"},
 	} {
 		if backoffice.Allowed(role, l.Area) {
 			nav.Links = append(nav.Links, l)
@@ -436,6 +456,9 @@ func (a *orderPages) renderAdminOrder(c *fiber.Ctx, status int, p pages.AdminOrd
 		return err
 	}
 	p.Nav, p.Events, p.Carriers = adminNav(c, backoffice.AreaOrders), events, backoffice.Carriers
+	if err := a.orderReturns(c, &p); err != nil {
+		return err
+	}
 	return web.Render(c, status, pages.AdminOrder(a.Frame(c, "Order "+p.Order.ID+" · Back office"), p))
 }
 
@@ -454,14 +477,19 @@ func (a *orderPages) adminRefund(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	ret, ok, err := a.refundReturn(c, o)
+	if !ok {
+		return err
+	}
 	amount, reason, errs := backoffice.ParseRefund(o, web.FormValue(c, "amount"), web.FormValue(c, "reason"))
 	if errs != nil {
 		return a.renderAdminOrder(c, fiber.StatusUnprocessableEntity, pages.AdminOrderPage{Order: o, Errors: errs,
-			Error: "Please correct the fields marked below.", RefundAmount: web.FormValue(c, "amount"), RefundReason: web.FormValue(c, "reason")})
+			Error: "Please correct the fields marked below.", RefundAmount: web.FormValue(c, "amount"), RefundReason: web.FormValue(c, "reason"),
+			RefundReturn: returnID(ret)})
 	}
 	return web.Render(c, fiber.StatusOK, pages.AdminRefundConfirm(a.Frame(c, "Refund "+o.ID+" · Back office"), pages.AdminRefundPage{
 		Nav: adminNav(c, backoffice.AreaOrders), Order: o, Amount: money.Text(amount), Was: strconv.FormatInt(int64(o.Refunded), 10), Reason: reason,
-		Text: backoffice.RefundText(o, amount)}))
+		Text: backoffice.RefundText(o, amount), Return: returnID(ret)}))
 }
 
 // adminRefundItems works out the refund of items sent back and puts it in
@@ -476,6 +504,15 @@ func (a *orderPages) adminRefundItems(c *fiber.Ctx) error {
 		qty[i] = web.FormValue(c, "qty-"+strconv.Itoa(i))
 	}
 	p := pages.AdminOrderPage{Order: o, RefundQty: qty, RefundShipping: web.FormValue(c, "shipping") != ""}
+	ret, ok, err := a.refundReturn(c, o)
+	if !ok {
+		return err
+	}
+	if ret != nil {
+		// A return's items: the refund form says so and carries it, so
+		// the refund, once made, marks the return refunded.
+		p.RefundReturn, p.RefundReason = ret.ID, returns.RefundReason(ret)
+	}
 	r, errs := backoffice.RefundItems(o, qty, p.RefundShipping)
 	if errs != nil {
 		p.Errors, p.Error, p.RefundAmount = errs, "Please correct the fields marked below.", money.Text(backoffice.Refundable(o))
@@ -501,8 +538,16 @@ func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
 	if werr != nil || errs != nil {
 		return a.RedirectWithError(c, "/admin/orders/"+o.ID, "The refund form was incomplete; nothing was refunded. Please start again.")
 	}
+	ret, ok, err := a.refundReturn(c, o)
+	if !ok {
+		return err
+	}
 	err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
-	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, backoffice.RefundText(o, amount)+": done; the shopper was e-mailed.")
+	done := backoffice.RefundText(o, amount) + ": done; the shopper was e-mailed."
+	if err == nil && ret != nil {
+		done = a.returnRefunded(c, o, ret, amount, done)
+	}
+	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)
 }
 
 // orderActionDone redirects back to the order after an action, or shows

@@ -18,15 +18,16 @@ import (
 type FAQEntry struct{ Question, Answer string }
 
 // FAQEntries are the ten questions shoppers ask most; the shipping answers
-// are read from the shop's settings, as the checkout prices them.
-func FAQEntries(facts ShippingFacts) []FAQEntry {
+// are read from the shop's settings, as the checkout prices them, and the
+// return window (in days) is the one the return form applies.
+func FAQEntries(facts ShippingFacts, returnDays int) []FAQEntry {
 	howLong, howMuch, abroad := facts.faqShipping()
 	return []FAQEntry{
 		{"How long does shipping take?", howLong},
 		{"How much does shipping cost?", howMuch},
 		{"Do you ship internationally?", abroad},
 		{"How do I track my order?", "Open Orders from the Account menu (or Track Order in the footer) to see every order, its status and its tracking number once it has shipped."},
-		{"What is your return policy?", fmt.Sprintf("You can return most items within %d days of delivery, unused and in their original packaging.", shop.ReturnWindowDays)},
+		{"What is your return policy?", fmt.Sprintf("You can return most items within %d days of delivery, unused and in their original packaging: open the order and choose Return items.", returnDays)},
 		{"How long do refunds take?", "We process a refund within 3-5 business days of receiving the return; your bank may take another 5-10 days to show it."},
 		{"Can I change or cancel my order?", "Yes, within 1 hour of placing it. Contact us with your order number and we will update or cancel it."},
 		{"Which payment methods do you accept?", "All major credit and debit cards. Card numbers are passed to the payment processor and never stored by us."},
@@ -37,7 +38,7 @@ func FAQEntries(facts ShippingFacts) []FAQEntry {
 
 // FAQ lists the questions as an exclusive accordion: details elements that
 // share a name, so opening one closes the others without JavaScript.
-func FAQ(f layout.Frame, facts ShippingFacts) templ.Component {
+func FAQ(f layout.Frame, facts ShippingFacts, returnDays int) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -74,7 +75,7 @@ func FAQ(f layout.Frame, facts ShippingFacts) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for i, e := range FAQEntries(facts) {
+			for i, e := range FAQEntries(facts, returnDays) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<details name=\"faq\" class=\"accordion-item\" data-testid=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -82,7 +83,7 @@ func FAQ(f layout.Frame, facts ShippingFacts) templ.Component {
 				var templ_7745c5c3_Var3 string
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("faq-%d", i+1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 39, Col: 88}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 40, Col: 88}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 				if templ_7745c5c3_Err != nil {
@@ -95,7 +96,7 @@ func FAQ(f layout.Frame, facts ShippingFacts) templ.Component {
 				var templ_7745c5c3_Var4 string
 				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(e.Question)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 40, Col: 27}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 41, Col: 27}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 				if templ_7745c5c3_Err != nil {
@@ -108,7 +109,7 @@ func FAQ(f layout.Frame, facts ShippingFacts) templ.Component {
 				var templ_7745c5c3_Var5 string
 				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(e.Answer)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 41, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 42, Col: 19}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 				if templ_7745c5c3_Err != nil {
@@ -186,7 +187,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var8 string
 				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs("shipping-row-" + r.ID)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 47}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 72, Col: 47}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 				if templ_7745c5c3_Err != nil {
@@ -199,7 +200,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var9 string
 				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(r.Method)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 76}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 72, Col: 76}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 				if templ_7745c5c3_Err != nil {
@@ -212,7 +213,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var10 string
 				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(r.Zone)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 95}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 72, Col: 95}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {
@@ -225,7 +226,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(r.Delivery)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 118}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 72, Col: 118}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
@@ -238,7 +239,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(r.ID + "-cost")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 157}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 72, Col: 157}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -251,7 +252,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 				var templ_7745c5c3_Var13 string
 				templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(r.Cost)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 71, Col: 168}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 72, Col: 168}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 				if templ_7745c5c3_Err != nil {
@@ -269,7 +270,7 @@ func Shipping(f layout.Frame, rows []ShippingRow) templ.Component {
 			var templ_7745c5c3_Var14 string
 			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(shop.SupportHours)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 81, Col: 55}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 82, Col: 55}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 			if templ_7745c5c3_Err != nil {
@@ -298,8 +299,9 @@ var nonReturnable = []string{
 	"Gift cards",
 }
 
-// Returns is the returns and refunds page (the spec's policy text).
-func Returns(f layout.Frame) templ.Component {
+// Returns is the returns and refunds page (the spec's policy text), with
+// the return window the return form applies.
+func Returns(f layout.Frame, returnDays int) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -337,15 +339,15 @@ func Returns(f layout.Frame) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(shop.ReturnWindowDays))
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(returnDays))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 100, Col: 115}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 102, Col: 104}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " days of delivery.</p><h2>How to return an item</h2><ol><li>Find the order under <a href=\"/orders\">Orders</a> and note its order number.</li><li><a href=\"/contact\">Contact us</a> with the order number and the items you are returning.</li><li>Pack the items unused, in their original packaging, and send them with the label we e-mail you.</li></ol><h2>Refunds</h2><p data-testid=\"refund-time\">We refund to your original payment method within 3-5 business days of receiving the return. Your bank may take another 5-10 days to show it.</p><h2>Items that cannot be returned</h2><ul data-testid=\"non-returnable\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " days of delivery.</p><h2>How to return an item</h2><ol><li>Open the order under <a href=\"/orders\">Orders</a> (or <a href=\"/orders/lookup\">look it up</a> with its number and your e-mail address).</li><li>Under Return items, choose how many of each item you are sending back and why, and send the request.</li><li>Once we approve it, pack the items unused, in their original packaging, with the return number on the parcel, and send them to us.</li></ol><h2>Refunds</h2><p data-testid=\"refund-time\">We refund to your original payment method within 3-5 business days of receiving the return. Your bank may take another 5-10 days to show it.</p><h2>Items that cannot be returned</h2><ul data-testid=\"non-returnable\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -357,7 +359,7 @@ func Returns(f layout.Frame) templ.Component {
 				var templ_7745c5c3_Var18 string
 				templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(item)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 112, Col: 15}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 114, Col: 15}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 				if templ_7745c5c3_Err != nil {
@@ -375,7 +377,7 @@ func Returns(f layout.Frame) templ.Component {
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(shop.SupportHours)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 116, Col: 110}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/help.templ`, Line: 118, Col: 110}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
