@@ -40,8 +40,10 @@ func (a *orderHandlers) orderReturns(c *fiber.Ctx, p *pages.OrderPage, typed ret
 	r := &pages.OrderReturns{Requests: of.Returns, Reasons: web.ReturnReasons()}
 	switch {
 	case errs == nil:
-	case !delivered || of.Closed != "":
+	case !delivered:
 		r.Error = errs["items"]
+	case of.Closed != "":
+		// The note in the form's place says the window closed.
 	default:
 		r.Error = "Please correct the fields marked below."
 	}
