@@ -1,0 +1,282 @@
+// Returns: a shopper buys two power banks; fulfilment staff (made with the
+// server binary's `staff add` command) ship and deliver the order; the
+// shopper sends one back with the order page's Return items form; staff
+// approve the request, mark it received (back in stock) and refund it
+// through the order's refund form, which the return fills. After each step
+// the shopper's order page shows the return's state and the outbox holds
+// the mail. The shopper's journey runs with JavaScript on and off; the back
+// office with it off. axe checks the return form and /admin/returns.
+//
+// The server runs with PAYMENT_DELAY=0s: the payment's timing is
+// checkout.test.js's subject, not this file's.
+
+import { describe, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, submit, follow, E2E_DIR, CAREERS_URL, awaitPayment } from '../lib/harness.js';
+
+const PASSWORD = 'moonlit-garden-7';
+const PRODUCT = 'nb-012';
+const TITLE = 'Voltpack 20000mAh Power Bank';
+
+function uniqueEmail(label, js) {
+  const rand = Math.random().toString(36).slice(2, 6);
+  return `${label}-${js ? 'js' : 'nojs'}-${Date.now()}-${rand}@example.com`;
+}
+
+function pathOf(page) {
+  return new URL(page.url()).pathname;
+}
+
+/** Posts a form from the page's context (its cookies), for quick set-ups. */
+async function postAs(page, pagePath, action, fields) {
+  if (pathOf(page) !== pagePath) await open(page, pagePath);
+  const res = await page.request.post(new URL(action, page.url()).href, { form: fields, maxRedirects: 0 });
+  assert.ok(res.status() < 400, `POST ${action} answered ${res.status()}`);
+  return res;
+}
+
+async function register(page, email) {
+  await open(page, '/register');
+  const form = page.getByTestId('register-form');
+  await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Night Owl');
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
+  await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
+  const res = await submit(page, form.getByRole('button', { name: 'Create Account' }));
+  assert.equal(res.status(), 303, 'registration succeeded');
+}
+
+async function signIn(page, email) {
+  await open(page, '/login');
+  const form = page.getByTestId('login-form');
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
+  const res = await submit(page, form.getByRole('button', { name: 'Sign In' }));
+  assert.equal(res.status(), 303, 'signed in');
+}
+
+describe('Returns', () => {
+  const shop = useShop({ env: { PAYMENT_DELAY: '0s' } });
+  beforeEach((t) => shop.resetRateLimits(t));
+
+  /** Runs the server binary's staff command on this server's database. */
+  function staff(...args) {
+    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
+    const r = spawnSync(bin, ['staff', ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
+      cwd: shop.server.dataDir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    return r.stdout;
+  }
+
+  /**
+   * A new account with a back-office role. Only a verified e-mail can be
+   * staff: the account opens the link of its "Confirm your e-mail address"
+   * mail (read from the outbox) first.
+   */
+  async function staffAccount(role, js) {
+    const email = uniqueEmail(role, js);
+    const context = await shop.newContext({ js: false });
+    try {
+      const page = await context.newPage();
+      await register(page, email);
+      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
+      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
+      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
+      assert.ok(link, 'registration mailed a confirmation link');
+      const { pathname, search } = new URL(link[0]);
+      await open(page, pathname + search);
+      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
+      assert.equal(res.status(), 303, 'the address is confirmed');
+    } finally {
+      await context.close();
+    }
+    assert.match(staff('add', email, '--role', role), /is now .* staff/);
+    return email;
+  }
+
+  /** A shopper (in page) who bought two power banks; returns the order. */
+  async function shopperWithOrder(page, js) {
+    const email = uniqueEmail('shopper', js);
+    await register(page, email);
+    await postAs(page, `/product/${PRODUCT}`, '/cart/items', { product_id: PRODUCT, quantity: '2' });
+    await postAs(page, '/checkout/shipping', '/checkout/shipping', {
+      firstName: 'Grace', lastName: 'Hopper', email, phone: '+1 555 0199', address: '12 Harbour Lane',
+      city: 'Arlington', state: 'VA', zipCode: '22201', country: 'United States',
+    });
+    const year = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+    await postAs(page, '/checkout/payment', '/checkout/payment', {
+      cardNumber: '4242 4242 4242 4242', cardName: 'Grace Hopper', expiryDate: `12/${year}`, cvv: '123', action: 'next',
+    });
+    await open(page, '/checkout/review');
+    const key = await page.locator('input[name=key]').first().inputValue();
+    const res = await postAs(page, '/checkout/review', '/checkout/place', { key });
+    const m = /\/orders\/(NOC-[\w-]+)\/status$/.exec(res.headers().location ?? '');
+    assert.ok(m, `Place Order led to the order's status page (${res.status()} ${res.headers().location})`);
+    await open(page, `/orders/${m[1]}/status`);
+    assert.equal(await awaitPayment(page), 'paid');
+    return { email, orderID: m[1] };
+  }
+
+  /** Staff ship and deliver the order from its back-office page. */
+  async function shipAndDeliver(admin, orderID) {
+    await open(admin, `/admin/orders/${orderID}`);
+    const ship = admin.getByTestId('ship-form');
+    await ship.getByRole('combobox', { name: 'Carrier' }).selectOption('UPS');
+    await ship.getByRole('textbox', { name: 'Tracking number' }).fill(`1Z${Date.now().toString().slice(-10)}`);
+    assert.equal((await submit(admin, ship.getByRole('button', { name: 'Mark as shipped' }))).status(), 303);
+    assert.equal((await submit(admin, admin.getByTestId('deliver-form').getByRole('button', { name: 'Mark as delivered' }))).status(), 303);
+  }
+
+  /** The mails to the shopper, newest first (null without sqlite3). */
+  function mailsTo(t, email) {
+    return shop.queryDB(t, `SELECT subject, body FROM outbox WHERE recipient = ${sqlString(email)} ORDER BY id DESC`);
+  }
+
+  /** Opens the shopper's order page and returns its return's state. */
+  async function shopperSees(page, orderID) {
+    await open(page, `/orders/${orderID}`);
+    const ret = page.getByTestId('return').last();
+    await expectVisible(ret, 'the return on the order page');
+    return text(ret.getByTestId('return-state'));
+  }
+
+  forEachMode('a shopper returns 1 of 2 items, staff approve, mark it received and refund it partially, and the shopper sees each state and gets each mail', async ({ page, js, shop, t }) => {
+    const { email, orderID } = await shopperWithOrder(page, js);
+
+    // Not delivered yet: nothing to return.
+    await open(page, `/orders/${orderID}`);
+    assert.equal(await page.getByTestId('return-form').count(), 0, 'no return form before delivery');
+
+    const staffContext = await shop.newContext({ js: false });
+    try {
+      const admin = await staffContext.newPage();
+      await signIn(admin, await staffAccount('fulfilment', js));
+      await shipAndDeliver(admin, orderID);
+
+      // The shopper sends one of the two back.
+      await open(page, `/orders/${orderID}`);
+      const form = page.getByTestId('return-form');
+      await expectVisible(form, 'the return form on a delivered order');
+      assert.match(await text(form.getByTestId('return-until')), /^You can return items until \w+ \d+, \d{4}\.$/);
+      await form.getByRole('spinbutton', { name: TITLE }).fill('1');
+      await form.getByRole('combobox', { name: 'Reason' }).selectOption({ label: "Doesn't fit" });
+      await form.getByRole('textbox', { name: 'Anything to add (optional)' }).fill('One is enough');
+      const sent = await submit(page, form.getByRole('button', { name: 'Request return' }));
+      assert.equal(sent.status(), 303, 'the request was sent');
+      assert.equal(pathOf(page), `/orders/${orderID}`);
+      await expectVisible(page.getByTestId('flash'), 'the confirmation');
+      const returnID = /RET-[0-9A-F]+/.exec(await text(page.getByTestId('flash')))?.[0];
+      assert.ok(returnID, 'the confirmation names the return');
+      assert.equal(await text(page.getByTestId('return').getByTestId('return-state')), 'Requested');
+      assert.equal(await text(page.getByTestId('return-items')), `1 × ${TITLE}`);
+      let mails = mailsTo(t, email);
+      if (mails) assert.equal(mails[0].subject, `Return request ${returnID} for order ${orderID}`);
+
+      // Staff find it in the returns list and approve it.
+      await open(admin, '/admin/returns');
+      const nav = admin.getByRole('navigation', { name: 'Back office' });
+      assert.equal(await nav.getByRole('link', { name: 'Returns' }).getAttribute('aria-current'), 'page');
+      const card = admin.getByTestId('admin-returns-item').filter({ hasText: returnID });
+      assert.match(await text(card), /Requested/);
+      await follow(admin, card.getByRole('link', { name: returnID }));
+      assert.equal(pathOf(admin), `/admin/orders/${orderID}`);
+      assert.equal((await submit(admin, admin.getByRole('button', { name: `Approve ${returnID}` }))).status(), 303);
+      assert.match(await text(admin.getByTestId('flash')), /approved/);
+      assert.equal(await shopperSees(page, orderID), 'Approved');
+      assert.match(await text(page.getByTestId('return-next')), new RegExp(`${returnID} written on the parcel`));
+      mails = mailsTo(t, email);
+      if (mails) {
+        assert.equal(mails[0].subject, `Your return ${returnID} is approved`);
+        assert.ok(mails[0].body.includes(`1 × ${TITLE}`), mails[0].body);
+      }
+
+      // The parcel arrives: received, and back in stock.
+      const before = shop.queryDB(t, `SELECT stock FROM variants WHERE id = ${sqlString(PRODUCT)}`);
+      const receive = admin.getByTestId('return-receive-form');
+      await receive.getByRole('checkbox', { name: `1 × ${TITLE}` }).check();
+      assert.equal((await submit(admin, receive.getByRole('button', { name: `Mark ${returnID} received` }))).status(), 303);
+      assert.match(await text(admin.getByTestId('flash')), /received and back in stock/);
+      if (before) {
+        const after = shop.queryDB(t, `SELECT stock FROM variants WHERE id = ${sqlString(PRODUCT)}`);
+        assert.equal(after[0].stock, before[0].stock + 1, 'the item is back in stock');
+      }
+      assert.equal(await shopperSees(page, orderID), 'Received');
+      mails = mailsTo(t, email);
+      if (mails) assert.equal(mails[0].subject, `We received your return ${returnID}`);
+
+      // The refund: the return fills the order's one refund form.
+      await submit(admin, admin.getByRole('button', { name: `Refund the items of ${returnID}…` }));
+      const refund = admin.getByTestId('refund-form');
+      await expectVisible(refund.getByTestId('refund-for-return'), 'the refund form says which return it is for');
+      const amount = await refund.getByRole('textbox', { name: /^Amount/ }).inputValue();
+      assert.match(amount, /^\d+\.\d\d$/);
+      assert.equal(await refund.getByRole('textbox', { name: /^Reason/ }).inputValue(), `Return ${returnID}: items sent back`);
+      await submit(admin, refund.getByRole('button', { name: 'Review refund' }));
+      const confirm = admin.getByTestId('refund-confirm');
+      assert.match(await text(confirm.getByTestId('refund-confirm-return')), new RegExp(returnID));
+      assert.equal((await submit(admin, confirm.getByTestId('refund-confirm-button'))).status(), 303);
+      assert.match(await text(admin.getByTestId('flash')), new RegExp(`Return ${returnID} is refunded`));
+
+      assert.equal(await shopperSees(page, orderID), 'Refunded');
+      assert.equal(await text(page.getByTestId('payment-status')), 'Partially refunded');
+      assert.match(await text(page.getByTestId('return-next')), new RegExp(`\\$${amount.replace('.', '\\.')} was refunded`));
+      mails = mailsTo(t, email);
+      if (mails) {
+        assert.deepEqual(mails.slice(0, 2).map((m) => m.subject), [`Your return ${returnID} is refunded`, `Refund for order ${orderID}`]);
+        assert.ok(mails[1].body.includes(`Return ${returnID}: items sent back`), mails[1].body);
+      }
+      // Every step is on the order's timeline.
+      const timeline = await text(page.getByTestId('timeline'));
+      for (const step of ['Return requested', 'Return approved', 'Return received', 'Return refunded']) {
+        assert.ok(timeline.includes(step), `the timeline shows ${step}`);
+      }
+    } finally {
+      await staffContext.close();
+    }
+  });
+
+  browserTest('the return form and the returns list pass axe', async ({ shop }) => {
+    const context = await shop.newContext({ js: false });
+    let shopper;
+    try {
+      shopper = await shopperWithOrder(await context.newPage(), false);
+    } finally {
+      await context.close();
+    }
+    const staffEmail = await staffAccount('admin', true);
+    const adminContext = await shop.newContext({ js: false });
+    try {
+      const admin = await adminContext.newPage();
+      await signIn(admin, staffEmail);
+      await shipAndDeliver(admin, shopper.orderID);
+    } finally {
+      await adminContext.close();
+    }
+    // The form, and the form refused (its messages next to the fields).
+    const setup = (page) => signIn(page, shopper.email);
+    await checkA11y(`/orders/${shopper.orderID}`, { setup });
+    await checkA11y(`/orders/${shopper.orderID}`, {
+      setup,
+      prepare: (page) => submit(page, page.getByTestId('return-form').getByRole('button', { name: 'Request return' })),
+    });
+    // A list with a request in it.
+    const requestContext = await shop.newContext({ js: false });
+    try {
+      const page = await requestContext.newPage();
+      await signIn(page, shopper.email);
+      await postAs(page, `/orders/${shopper.orderID}`, `/orders/${shopper.orderID}/returns`, { 'qty-0': '1', reason: 'other' });
+    } finally {
+      await requestContext.close();
+    }
+    const staffSetup = (page) => signIn(page, staffEmail);
+    await checkA11y('/admin/returns', { setup: staffSetup });
+    await checkA11y(`/admin/orders/${shopper.orderID}`, { setup: staffSetup });
+  });
+});
