@@ -256,6 +256,11 @@ func TestReturns_RequestApproveReceiveRefund(t *testing.T) {
 		t.Fatalf("work out the refund: %d", res.StatusCode)
 	}
 	refund := formValues(doc.Find(`[data-testid="refund-form"]`))
+	// Working the amount out again (the shipping ticked, say) keeps the
+	// return.
+	if items := formValues(doc.Find(`[data-testid="refund-items-form"]`)); items.Get("return") != id || items.Get("qty-0") != "1" {
+		t.Errorf("items form after the return's refund: %v", items)
+	}
 	o, _ := b.app.db.Order(ctx, b.orderID)
 	if refund.Get("return") != id || refund.Get("reason") != returns.RefundReason(&rs[0]) || refund.Get("amount") == "" {
 		t.Fatalf("refund form: %v", refund)
