@@ -383,3 +383,29 @@ func TestReturns_Reject(t *testing.T) {
 		t.Errorf("unknown return: %q", text(doc, `[data-testid="flash"]`))
 	}
 }
+
+// Staff mark a product final sale in the editor; its page says so.
+func TestReturns_FinalSaleInTheEditor(t *testing.T) {
+	t.Parallel()
+	b := newBackOffice(t)
+	form := b.editorForm(t, "nb-002")
+	if form.Get("final_sale") != "" {
+		t.Fatal("a product is final sale before anyone said so")
+	}
+	form.Set("final_sale", "1")
+	if res, _ := b.admin.post("/admin/products/nb-002", form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d", res.StatusCode)
+	}
+	if p, err := b.app.db.AdminProduct(context.Background(), "nb-002"); err != nil || !p.FinalSale {
+		t.Fatalf("after the save: %v, %v", p != nil && p.FinalSale, err)
+	}
+	if got := b.editorForm(t, "nb-002").Get("final_sale"); got != "1" {
+		t.Errorf("the editor shows final sale as %q", got)
+	}
+	if _, doc := b.shopper.get("/product/nb-002"); text(doc, `[data-testid="final-sale"]`) != "Final sale: this item can't be returned." {
+		t.Errorf("product page: %q", text(doc, `[data-testid="final-sale"]`))
+	}
+	if e := b.lastAudit(t, "product.update"); !strings.Contains(e.After, `"final_sale":true`) {
+		t.Errorf("audit: %s", e.After)
+	}
+}

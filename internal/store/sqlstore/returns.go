@@ -98,7 +98,7 @@ func (s *Store) CreateReturn(ctx context.Context, r *shop.ReturnRequest) error {
 		var labels []string
 		for _, l := range r.Lines {
 			if l.Quantity < 1 {
-				return shop.Errorf(shop.EINVALID, shop.MsgReturnTooMany, 0).WithField(fmt.Sprintf("qty-%d", l.Line))
+				return shop.Errorf(shop.EINVALID, "Return at least one of an item.").WithField(fmt.Sprintf("qty-%d", l.Line))
 			}
 			// The count and the check in one statement: requests racing for
 			// the last items cannot both pass it.
