@@ -33,6 +33,8 @@ type orderHandlers struct {
 	// shopper's own cancel; nil: neither is shown.
 	events  OrderEvents
 	cancels ShopperCancels
+	// tracking links a shipped order to its carrier's page; nil: no link.
+	tracking TrackingLinks
 	// transfer is where bank transfers go, shown on an order awaiting one.
 	transfer string
 	payments Payments
@@ -46,6 +48,11 @@ type orderHandlers struct {
 // OrderEvents is the order history an order page shows.
 type OrderEvents interface {
 	OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEvent, error)
+}
+
+// TrackingLinks finds the carrier's page that tracks an order's parcel.
+type TrackingLinks interface {
+	TrackingURL(ctx context.Context, o *shop.Order) string
 }
 
 // ShopperCancels cancels an order for the shopper who placed it.
@@ -211,6 +218,9 @@ func (a *orderHandlers) renderOrder(c *fiber.Ctx, status int, p pages.OrderPage,
 	}
 	if err := a.orderReturns(c, &p, typed, errs); err != nil {
 		return err
+	}
+	if a.tracking != nil {
+		p.TrackingURL = a.tracking.TrackingURL(c.UserContext(), p.Order)
 	}
 	set, _ := a.Assets.Current()
 	for _, l := range p.Order.Lines {
