@@ -333,6 +333,8 @@ type Stores interface {
 	shop.VariantAdminStore
 	shop.PricingStore
 	shop.PromoStore
+	shop.CustomerStore
+	shop.ExportStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has
