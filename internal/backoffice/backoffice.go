@@ -34,6 +34,10 @@ const (
 	AreaShipping = "shipping"
 	AreaTax      = "tax"
 	AreaCodes    = "codes"
+	// AreaCustomers is the customer list and pages, AreaExports the
+	// accountant's downloads: admins only (see customers.go).
+	AreaCustomers = "customers"
+	AreaExports   = "exports"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment
