@@ -174,6 +174,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office, Pricing: db, Promos: db}
+	deps.Admin.Customers, deps.Admin.Exports = db, db
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}

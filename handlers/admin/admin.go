@@ -1,6 +1,6 @@
 // Package admin is the back office's HTTP side: staff pages for orders,
 // contact messages, products, shipping, tax, promo codes, staff and the
-// audit log. Each area is a
+// audit log, customers and the accountant's exports. Each area is a
 // struct holding the few interfaces it uses; one route table registers
 // every page and tells the role each needs.
 package admin
@@ -50,6 +50,10 @@ type Deps struct {
 	// shown in it, and cut-off hours named with it. Nil: UTC (the
 	// handlers package passes the shop's, America/New_York unless set).
 	Location *time.Location
+	// Customers are the customer pages, Exports the accountant's
+	// downloads (their days are the shop's, in Location); nil: 404s.
+	Customers shop.CustomerStore
+	Exports   shop.ExportStore
 }
 
 // Catalog is what the product editor needs of the catalogue service:
@@ -96,6 +100,8 @@ type BackOffice struct {
 	shipping  *shippingPages
 	tax       *taxPages
 	codes     *codePages
+	customers *customerPages
+	exports   *exportPages
 }
 
 // dashboardPages serve the dashboard.
@@ -158,6 +164,8 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		shipping:  &shippingPages{Pages: p, store: pricing, audit: d.Service, loc: loc},
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
+		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service},
+		exports:   &exportPages{Pages: p, store: d.Exports, audit: d.Service, loc: loc},
 	}
 }
 
@@ -248,6 +256,13 @@ var table = []route{
 	{Route{"POST", "/admin/codes", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminCreateCode }},
 	{Route{"POST", "/admin/codes/pause", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminPauseCode }},
 	{Route{"POST", "/admin/codes/resume", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminResumeCode }},
+	{Route{"GET", "/admin/customers", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomers }},
+	{Route{"GET", "/admin/customers/:key", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomer }},
+	{Route{"POST", "/admin/customers/:key/note", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminSaveNote }},
+	{Route{"GET", "/admin/exports", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExports }},
+	{Route{"GET", "/admin/exports/orders.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportOrders }},
+	{Route{"GET", "/admin/exports/order-lines.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportLines }},
+	{Route{"GET", "/admin/exports/customers.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportCustomers }},
 }
 
 // Routes lists every back-office route, for the role tests.
@@ -299,6 +314,8 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaCodes, Label: "Promo codes", URL: "/admin/codes"},
 		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
 		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
+		{Area: backoffice.AreaCustomers, Label: "Customers", URL: "/admin/customers"},
+		{Area: backoffice.AreaExports, Label: "Exports", URL: "/admin/exports"},
 	} {
 		if backoffice.Allowed(role, l.Area) {
 			nav.Links = append(nav.Links, l)
