@@ -78,14 +78,7 @@ func (a *customerPages) renderCustomer(c *fiber.Ctx, status int, cu *shop.Custom
 		p.NoteText = p.Note.Text
 	}
 	p.Nav, p.Customer = adminNav(c, backoffice.AreaCustomers), *cu
-	return web.Render(c, status, pages.AdminCustomer(a.Frame(c, customerTitle(cu)+" · Back office"), p))
-}
-
-func customerTitle(cu *shop.Customer) string {
-	if cu.Name != "" {
-		return cu.Name
-	}
-	return cu.Email
+	return web.Render(c, status, pages.AdminCustomer(a.Frame(c, pages.CustomerName(*cu)+" · Back office"), p))
 }
 
 // adminCustomer shows a customer. A guest's e-mail that is an account's

@@ -30,9 +30,9 @@ type AdminCustomersPage struct {
 	Pagination Listing
 }
 
-// customerName is what a customer is called on a page: their name, or
-// their e-mail address when no name is known.
-func customerName(c shop.Customer) string {
+// CustomerName is what a customer is called in the back office: their
+// name, or their e-mail address when no name is known.
+func CustomerName(c shop.Customer) string {
 	if c.Name != "" {
 		return c.Name
 	}
@@ -152,7 +152,7 @@ func AdminCustomers(f layout.Frame, p AdminCustomersPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var6 string
-					templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(customerName(c))
+					templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(CustomerName(c))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_customers.templ`, Line: 61, Col: 70}
 					}
@@ -298,7 +298,7 @@ func AdminCustomer(f layout.Frame, p AdminCustomerPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var13 string
-			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(customerName(p.Customer))
+			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(CustomerName(p.Customer))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_customers.templ`, Line: 102, Col: 61}
 			}
