@@ -113,13 +113,14 @@ type ExportLine struct {
 }
 
 // ExportStore reads the rows of the accountant's exports one at a time,
-// oldest first, calling each for every row as it is read, so no export is
-// ever held in memory whole. An error from each stops the read and is
-// returned.
+// calling each for every row as it is read, so no export is ever held in
+// memory whole. An error from each stops the read and is returned.
 type ExportStore interface {
-	// ExportOrders reads the placed orders of r (without their lines).
+	// ExportOrders reads the placed orders of r (without their lines),
+	// oldest first.
 	ExportOrders(ctx context.Context, r ExportRange, each func(*Order) error) error
-	// ExportOrderLines reads the lines of the placed orders of r.
+	// ExportOrderLines reads the lines of the placed orders of r, oldest
+	// order first, each order's lines in their order.
 	ExportOrderLines(ctx context.Context, r ExportRange, each func(ExportLine) error) error
 	// ExportCustomers reads the customers who placed an order in r, with
 	// their orders, spending and last order counted within r, by key.
