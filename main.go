@@ -153,6 +153,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: cfg.Location, Version: cat.Version}
 	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
+	office.Carriers = db
 	startPaymentSweep(ctx, cfg, db, office, log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
@@ -188,6 +189,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: office, Pricing: db, Promos: db, Location: cfg.Location,
+			Carriers:  db,
 			Customers: db, Exports: db,
 		},
 	})

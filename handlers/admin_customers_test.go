@@ -240,7 +240,7 @@ func TestAdminCustomers_Note(t *testing.T) {
 
 	long := strings.Repeat("x", shop.MaxCustomerNote+1)
 	res, doc = b.admin.post(here+"/note", url.Values{"note": {long}})
-	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, "#note-error") != backoffice.MsgNoteTooLong || doc.Find("textarea#note").Text() != long {
+	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, "#note-error") != backoffice.MsgCustomerNoteTooLong || doc.Find("textarea#note").Text() != long {
 		t.Errorf("too long: %d %q", res.StatusCode, text(doc, "#note-error"))
 	}
 	if n, _ := b.app.db.CustomerNote(context.Background(), sam, "sam@example.com"); n.Text != "Prefers a call.\nAfter 5 pm." {

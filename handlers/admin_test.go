@@ -94,6 +94,7 @@ func (b *backOffice) routePath(path string) string {
 	path = strings.Replace(path, "/zones/:id", "/zones/us", 1) // seeded
 	path = strings.Replace(path, "/methods/:id", "/methods/express", 1)
 	path = strings.Replace(path, "/rates/:id", "/rates/default", 1)
+	path = strings.Replace(path, "/carriers/:id", "/carriers/ups", 1)
 	path = strings.Replace(path, "/customers/:key", "/customers/sam@example.com", 1) // leads to Sam's account
 	return strings.Replace(path, "/products/:id", "/products/nb-001", 1)
 }
@@ -284,7 +285,7 @@ func TestAdmin_CancelReturnsStockAndRefunds(t *testing.T) {
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="reason-error"]`) != backoffice.MsgReasonRequired {
 		t.Fatalf("cancel without reason: %d", res.StatusCode)
 	}
-	if res, _ := b.fulfi.post(path+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}}); res.StatusCode != http.StatusSeeOther {
+	if _, res := confirmThrough(t, b.fulfi, path+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", res.StatusCode)
 	}
 	if n, _ := b.app.db.Stock(ctx, "nb-026"); n != 3 {

@@ -277,7 +277,7 @@ func (a *checkoutHandlers) shippingStep(c *fiber.Ctx, status int, u *shop.User, 
 		chosen = probe.Method.ID
 	}
 	return a.renderStep(c, status, pages.CheckoutStep{Step: 1, Summary: summary(cart, priced), Shipping: shippingForm(s),
-		Zones: zoneChoices(priced, cart, a.Now(), a.location), ShipMethod: chosen, Error: msg, Errors: errs})
+		Zones: zoneChoices(priced, a.Now(), a.location), ShipMethod: chosen, Error: msg, Errors: errs})
 }
 
 func (a *checkoutHandlers) shippingSubmit(c *fiber.Ctx) error {

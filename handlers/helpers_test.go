@@ -172,8 +172,10 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	outbox := &mail.Outbox{Store: db, Log: log}
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
+	office.Carriers = db
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office, Pricing: db, Promos: db}
+	deps.Admin.Carriers = db
 	deps.Admin.Customers, deps.Admin.Exports = db, db
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)

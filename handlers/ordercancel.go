@@ -21,7 +21,8 @@ func (a *orderHandlers) orderTimeline(c *fiber.Ctx, p *pages.OrderPage) error {
 	if err != nil {
 		return err
 	}
-	p.Events = events
+	// Staff notes stay in the back office.
+	p.Events = shop.ShopperTimeline(events)
 	if a.cancels != nil && backoffice.CanShopperCancel(p.Order, a.Now()) {
 		p.CanCancel = true
 		p.CancelUntil = p.Order.CreatedAt.Add(shop.CancelWindow).Format("15:04 MST")

@@ -32,6 +32,8 @@ type orderHandlers struct {
 	// shopper's own cancel; nil: neither is shown.
 	events  OrderEvents
 	cancels ShopperCancels
+	// tracking links a shipped order to its carrier's page; nil: no link.
+	tracking TrackingLinks
 	// transfer is where bank transfers go, shown on an order awaiting one.
 	transfer string
 	payments Payments
@@ -43,6 +45,11 @@ type orderHandlers struct {
 // OrderEvents is the order history an order page shows.
 type OrderEvents interface {
 	OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEvent, error)
+}
+
+// TrackingLinks finds the carrier's page that tracks an order's parcel.
+type TrackingLinks interface {
+	TrackingURL(ctx context.Context, o *shop.Order) string
 }
 
 // ShopperCancels cancels an order for the shopper who placed it.
@@ -193,6 +200,9 @@ func (a *orderHandlers) orderPage(c *fiber.Ctx) error {
 	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel, PayInstructions: a.transfer}
 	if err := a.orderTimeline(c, &p); err != nil {
 		return err
+	}
+	if a.tracking != nil {
+		p.TrackingURL = a.tracking.TrackingURL(c.UserContext(), o)
 	}
 	for _, l := range o.Lines {
 		p.Images = append(p.Images, orderLineImage(set, l))

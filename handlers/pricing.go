@@ -84,25 +84,17 @@ func codeForm(action string, p checkout.Priced, kept string) pages.CodeForm {
 	return f
 }
 
-// zoneChoices are the shipping step's methods by zone, each priced for
+// zoneChoices are the shipping step's methods by zone, each priced for the
 // cart with the code applied and dated from now in the shop's time zone.
-func zoneChoices(p checkout.Priced, cart shop.Cart, now time.Time, loc *time.Location) []pages.ZoneChoice {
+func zoneChoices(p checkout.Priced, now time.Time, loc *time.Location) []pages.ZoneChoice {
 	var out []pages.ZoneChoice
-	lines := checkout.Lines(cart)
 	for _, zm := range p.Rules.ByZone() {
-		country, state := "", ""
-		if len(zm.Zone.Countries) > 0 {
-			country = zm.Zone.Countries[0]
-		}
-		if len(zm.Zone.States) > 0 {
-			state = zm.Zone.States[0]
-		}
-		q := pricing.Price(p.Rules.Input(lines, country, state, "", p.Code))
-		z := pages.ZoneChoice{Name: zoneLabel(zm.Zone)}
-		for _, o := range q.Methods {
-			from, to := pricing.Delivery(o.Method, now, loc)
-			z.Methods = append(z.Methods, pages.MethodChoice{ID: o.Method.ID, Name: o.Method.Name, Price: o.Price,
-				When: when(pricing.Estimate(o.Method), from, to)})
+		z := pages.ZoneChoice{Name: zoneLabel(zm.Zone), Methods: make([]pages.MethodChoice, 0, len(zm.Methods))}
+		for _, m := range zm.Methods {
+			from, to := pricing.Delivery(m, now, loc)
+			price := p.ShippingFor(m, p.Code)
+			z.Methods = append(z.Methods, pages.MethodChoice{ID: m.ID, Name: m.Name, Price: price,
+				Label: pages.MethodLabel(m.Name, price), When: when(pricing.Estimate(m), from, to)})
 		}
 		out = append(out, z)
 	}

@@ -222,6 +222,7 @@ func New(d Deps) *fiber.App {
 	}
 	if d.Admin.Service != nil {
 		orders.cancels = d.Admin.Service
+		orders.tracking = d.Admin.Service
 	}
 	if d.Admin.Location == nil {
 		d.Admin.Location = d.Location

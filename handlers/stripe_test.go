@@ -300,8 +300,12 @@ func TestStripe_Refunds(t *testing.T) {
 	if res := deliver(t, b.app, stripepay.EventSessionCompleted, sess); res.StatusCode != http.StatusOK {
 		t.Fatalf("webhook: %d", res.StatusCode)
 	}
-	if res, _ := b.fulfi.post("/admin/orders/"+id+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}}); res.StatusCode != http.StatusSeeOther {
+	shown, res := confirmThrough(t, b.fulfi, "/admin/orders/"+id+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}})
+	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", res.StatusCode)
+	}
+	if o, _ := b.app.db.Order(ctx, id); text(shown, `[data-testid="confirm-button"]`) != "Cancel order "+id+" and refund "+o.Total.String()+" through Stripe" {
+		t.Errorf("the confirmation says %q", text(shown, `[data-testid="confirm-button"]`))
 	}
 	st, _ := b.app.stripe.Session(sess)
 	o, _ := b.app.db.Order(ctx, id)

@@ -98,9 +98,9 @@ describe('What an order costs', () => {
     assert.match(await text(methods), /Express · \$14\.99/);
     assert.match(await text(methods), /Next Day · \$19\.99/);
     assert.match(await text(methods), /International · \$24\.99/);
-    assert.ok(await page.getByTestId('ship-standard').isChecked(), 'Standard is chosen at first');
+    assert.ok(await page.locator('input[name=shipMethod][value=standard]').isChecked(), 'Standard is chosen at first');
     await fillAddress(page, js);
-    await page.getByTestId('ship-express').check();
+    await page.locator('input[name=shipMethod][value=express]').check();
     assert.equal((await submit(page, page.getByTestId('shipping-form').getByTestId('next'))).status(), 303);
     await toReview(page);
     const s = await sums(page, 'checkout-summary');

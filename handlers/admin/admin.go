@@ -50,6 +50,8 @@ type Deps struct {
 	// shown in it, and cut-off hours named with it. Nil: UTC (the
 	// handlers package passes the shop's, America/New_York unless set).
 	Location *time.Location
+	// Carriers are the ship form's carriers and their tracking pages.
+	Carriers shop.CarrierStore
 	// Customers are the customer pages, Exports the accountant's
 	// downloads (their days are the shop's, in Location); nil: 404s.
 	Customers shop.CustomerStore
@@ -83,6 +85,7 @@ type OrderActions interface {
 	Cancel(ctx context.Context, actor, orderID, reason string) (shop.FieldErrors, error)
 	MarkPaid(ctx context.Context, actor, orderID string) error
 	Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error
+	AddNote(ctx context.Context, actor, orderID, note string) (shop.FieldErrors, error)
 }
 
 // BackOffice is the back office: the role check in front of every page,
@@ -100,6 +103,7 @@ type BackOffice struct {
 	shipping  *shippingPages
 	tax       *taxPages
 	codes     *codePages
+	carriers  *carrierPages
 	customers *customerPages
 	exports   *exportPages
 }
@@ -116,6 +120,7 @@ type orderPages struct {
 	orders     Orders
 	fulfilment shop.FulfilmentStore
 	service    OrderActions
+	carriers   shop.CarrierStore
 }
 
 // messagePages serve the contact messages and the replies to them.
@@ -139,6 +144,8 @@ type peoplePages struct {
 	*web.Pages
 	staff shop.StaffStore
 	audit shop.AuditStore
+	// record writes what staff do here to the audit log.
+	record Recorder
 }
 
 // New builds the back office on the shared page helpers.
@@ -154,16 +161,17 @@ func New(p *web.Pages, d Deps) *BackOffice {
 	return &BackOffice{
 		staff:     d.Staff,
 		dashboard: &dashboardPages{Pages: p, store: d.Dashboard},
-		orders:    &orderPages{Pages: p, orders: d.Orders, fulfilment: d.Fulfilment, service: d.Service},
+		orders:    &orderPages{Pages: p, orders: d.Orders, fulfilment: d.Fulfilment, service: d.Service, carriers: d.Carriers},
 		messages:  &messagePages{Pages: p, inbox: d.Inbox, mailer: d.Mailer, audit: d.Service},
 		products:  &productPages{Pages: p, products: d.Products, catalog: d.Catalog, audit: d.Service},
 		variants:  newVariantPages(p, d),
 		photos:    &photoPages{Pages: p, products: d.Products, gallery: d.Gallery, catalog: d.Catalog, service: d.Service},
-		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit},
+		people:    &peoplePages{Pages: p, staff: d.Staff, audit: d.Audit, record: d.Service},
 		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
 		shipping:  &shippingPages{Pages: p, store: pricing, audit: d.Service, loc: loc},
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
+		carriers:  &carrierPages{Pages: p, store: d.Carriers, audit: d.Service},
 		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service},
 		exports:   &exportPages{Pages: p, store: d.Exports, audit: d.Service, loc: loc},
 	}
@@ -256,6 +264,15 @@ var table = []route{
 	{Route{"POST", "/admin/codes", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminCreateCode }},
 	{Route{"POST", "/admin/codes/pause", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminPauseCode }},
 	{Route{"POST", "/admin/codes/resume", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminResumeCode }},
+	{Route{"POST", "/admin/orders/:id/notes", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminAddNote }},
+	{Route{"POST", "/admin/orders/:id/cancel/confirm", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminCancelConfirm }},
+	{Route{"POST", "/admin/staff/remove", backoffice.AreaStaff}, func(b *BackOffice) fiber.Handler { return b.people.adminRemoveStaff }},
+	{Route{"POST", "/admin/staff/remove/confirm", backoffice.AreaStaff}, func(b *BackOffice) fiber.Handler { return b.people.adminRemoveStaffConfirm }},
+	{Route{"POST", "/admin/products/:id/delete", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminDeleteProduct }},
+	{Route{"POST", "/admin/products/:id/delete/confirm", backoffice.AreaProducts}, func(b *BackOffice) fiber.Handler { return b.products.adminDeleteProductConfirm }},
+	{Route{"GET", "/admin/carriers", backoffice.AreaCarriers}, func(b *BackOffice) fiber.Handler { return b.carriers.adminCarriers }},
+	{Route{"POST", "/admin/carriers", backoffice.AreaCarriers}, func(b *BackOffice) fiber.Handler { return b.carriers.adminAddCarrier }},
+	{Route{"POST", "/admin/carriers/:id", backoffice.AreaCarriers}, func(b *BackOffice) fiber.Handler { return b.carriers.adminSaveCarrier }},
 	{Route{"GET", "/admin/customers", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomers }},
 	{Route{"GET", "/admin/customers/:key", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomer }},
 	{Route{"POST", "/admin/customers/:key/note", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminSaveNote }},
@@ -314,6 +331,7 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaCodes, Label: "Promo codes", URL: "/admin/codes"},
 		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
 		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
+		{Area: backoffice.AreaCarriers, Label: "Carriers", URL: "/admin/carriers"},
 		{Area: backoffice.AreaCustomers, Label: "Customers", URL: "/admin/customers"},
 		{Area: backoffice.AreaExports, Label: "Exports", URL: "/admin/exports"},
 	} {
@@ -452,7 +470,14 @@ func (a *orderPages) renderAdminOrder(c *fiber.Ctx, status int, p pages.AdminOrd
 	if err != nil {
 		return err
 	}
-	p.Nav, p.Events, p.Carriers = adminNav(c, backoffice.AreaOrders), events, backoffice.Carriers
+	carriers, err := a.carriers.Carriers(c.UserContext())
+	if err != nil {
+		return err
+	}
+	p.Nav, p.Events = adminNav(c, backoffice.AreaOrders), events
+	for _, cr := range carriers {
+		p.Carriers = append(p.Carriers, cr.Name)
+	}
 	return web.Render(c, status, pages.AdminOrder(a.Frame(c, "Order "+p.Order.ID+" · Back office"), p))
 }
 
@@ -559,20 +584,6 @@ func (a *orderPages) adminDeliver(c *fiber.Ctx) error {
 	}
 	err = a.service.Deliver(c.UserContext(), staffEmail(c), o.ID)
 	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, "Order "+o.ID+" marked as delivered; the shopper was e-mailed.")
-}
-
-func (a *orderPages) adminCancel(c *fiber.Ctx) error {
-	o, err := a.loadAdminOrder(c)
-	if err != nil {
-		return err
-	}
-	reason := web.FormValue(c, "reason")
-	errs, err := a.service.Cancel(c.UserContext(), staffEmail(c), o.ID, reason)
-	done := "Order " + o.ID + " cancelled and refunded; the stock is back and the shopper was e-mailed."
-	if !o.Paid() {
-		done = "Order " + o.ID + " cancelled; the stock is back and the shopper was e-mailed."
-	}
-	return a.orderActionDone(c, o, pages.AdminOrderPage{Reason: reason}, errs, err, done)
 }
 
 // adminMarkPaid records a bank transfer's arrival.
@@ -866,7 +877,8 @@ func (a *peoplePages) adminStaff(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return web.Render(c, fiber.StatusOK, pages.AdminStaff(a.Frame(c, "Staff · Back office"), pages.AdminStaffPage{Nav: adminNav(c, backoffice.AreaStaff), Staff: staff}))
+	return web.Render(c, fiber.StatusOK, pages.AdminStaff(a.Frame(c, "Staff · Back office"), pages.AdminStaffPage{Nav: adminNav(c, backoffice.AreaStaff), Staff: staff,
+		Me: staffEmail(c)}))
 }
 
 func (a *peoplePages) adminAudit(c *fiber.Ctx) error {

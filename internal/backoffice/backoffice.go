@@ -34,6 +34,8 @@ const (
 	AreaShipping = "shipping"
 	AreaTax      = "tax"
 	AreaCodes    = "codes"
+	// AreaCarriers is the carriers and their tracking pages.
+	AreaCarriers = "carriers"
 	// AreaCustomers is the customer list and pages, AreaExports the
 	// accountant's downloads: admins only (see customers.go).
 	AreaCustomers = "customers"
@@ -51,9 +53,6 @@ func Allowed(role, area string) bool {
 	}
 	return false
 }
-
-// Carriers are the carriers a shipment can go with.
-var Carriers = []string{"UPS", "FedEx", "USPS", "DHL", "Royal Mail", "Canada Post"}
 
 // Messages of the order actions.
 const (
@@ -80,6 +79,12 @@ type OrderStore interface {
 	Order(ctx context.Context, id string) (*shop.Order, error)
 	shop.FulfilmentStore
 	shop.PaymentStore
+	shop.OrderNoteStore
+}
+
+// CarrierList is the carriers a parcel can ship with (shop.CarrierStore).
+type CarrierList interface {
+	Carriers(ctx context.Context) ([]shop.Carrier, error)
 }
 
 // Service carries out staff (and shopper) actions on orders.
@@ -88,6 +93,9 @@ type Service struct {
 	Audit    shop.AuditStore
 	Mailer   mail.Mailer
 	Refunder Refunder // nil: no refunds (orders without a charge)
+	// Carriers are the ship form's choices and their tracking pages; nil:
+	// none, so nothing ships.
+	Carriers CarrierList
 	BaseURL  string
 	Now      func() time.Time
 	Log      *slog.Logger
@@ -120,15 +128,12 @@ func auditText(v any) string {
 // ShipInput is the ship form.
 type ShipInput struct{ Carrier, Tracking string }
 
-// Validate checks the carrier and tracking number.
-func (in *ShipInput) Validate() shop.FieldErrors {
+// Validate checks the tracking number and that the carrier is one of
+// carriers.
+func (in *ShipInput) Validate(carriers []shop.Carrier) shop.FieldErrors {
 	in.Carrier, in.Tracking = strings.TrimSpace(in.Carrier), strings.ToUpper(strings.TrimSpace(in.Tracking))
 	errs := shop.FieldErrors{}
-	known := false
-	for _, c := range Carriers {
-		known = known || c == in.Carrier
-	}
-	if !known {
+	if _, known := shop.CarrierNamed(carriers, in.Carrier); !known || in.Carrier == "" {
 		errs["carrier"] = MsgCarrierRequired
 	}
 	switch {
@@ -157,7 +162,14 @@ func snapshotOf(o *shop.Order) statusSnapshot {
 
 // Ship marks a processing order shipped.
 func (s *Service) Ship(ctx context.Context, actor, orderID string, in ShipInput) (shop.FieldErrors, error) {
-	if errs := in.Validate(); errs != nil {
+	var carriers []shop.Carrier
+	if s.Carriers != nil {
+		var err error
+		if carriers, err = s.Carriers.Carriers(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if errs := in.Validate(carriers); errs != nil {
 		return errs, nil
 	}
 	_, err := s.move(ctx, shop.Transition{OrderID: orderID, From: shop.StatusProcessing, To: shop.StatusShipped,
@@ -174,15 +186,25 @@ func (s *Service) Deliver(ctx context.Context, actor, orderID string) error {
 // Cancel cancels a processing order for a reason: the stock goes back and
 // the payment is refunded.
 func (s *Service) Cancel(ctx context.Context, actor, orderID, reason string) (shop.FieldErrors, error) {
-	reason = strings.TrimSpace(strings.ReplaceAll(reason, "\r\n", "\n"))
-	switch {
-	case reason == "":
-		return shop.FieldErrors{"reason": MsgReasonRequired}, nil
-	case len(reason) > 200:
-		return shop.FieldErrors{"reason": MsgTooLong}, nil
+	reason, errs := CancelReason(reason)
+	if errs != nil {
+		return errs, nil
 	}
 	_, err := s.move(ctx, shop.Transition{OrderID: orderID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: reason, Actor: actor})
 	return nil, err
+}
+
+// CancelReason checks the reason staff give for cancelling (the shopper
+// reads it) and returns it trimmed.
+func CancelReason(reason string) (string, shop.FieldErrors) {
+	reason = strings.TrimSpace(strings.ReplaceAll(reason, "\r\n", "\n"))
+	switch {
+	case reason == "":
+		return reason, shop.FieldErrors{"reason": MsgReasonRequired}
+	case len(reason) > 200:
+		return reason, shop.FieldErrors{"reason": MsgTooLong}
+	}
+	return reason, nil
 }
 
 // CanShopperCancel reports whether the shopper may still cancel o at now.
@@ -244,6 +266,9 @@ func (s *Service) notify(ctx context.Context, o *shop.Order) {
 	case shop.StatusShipped:
 		subject = "Your order " + o.ID + " has shipped"
 		fmt.Fprintf(&b, "Good news: your order %s is on its way.\n\nCarrier: %s\nTracking number: %s\n", o.ID, o.Carrier, o.TrackingNumber)
+		if link := s.TrackingURL(ctx, o); link != "" {
+			fmt.Fprintf(&b, "Track it: %s\n", link)
+		}
 	case shop.StatusDelivered:
 		subject = "Your order " + o.ID + " was delivered"
 		fmt.Fprintf(&b, "Your order %s was delivered. We hope you enjoy it.\n", o.ID)

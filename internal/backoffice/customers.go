@@ -17,11 +17,11 @@ import (
 
 // Messages of the customer note and the export forms.
 const (
-	MsgNoteTooLong    = "The note is too long (at most 5000 characters)."
-	MsgFromRequired   = "Enter the first day."
-	MsgToRequired     = "Enter the last day."
-	MsgDateInvalid    = "Enter a date as YYYY-MM-DD."
-	MsgRangeBackwards = "The last day cannot be before the first."
+	MsgCustomerNoteTooLong = "The note is too long (at most 5000 characters)."
+	MsgFromRequired        = "Enter the first day."
+	MsgToRequired          = "Enter the last day."
+	MsgDateInvalid         = "Enter a date as YYYY-MM-DD."
+	MsgRangeBackwards      = "The last day cannot be before the first."
 )
 
 // ParseCustomerNote reads a staff note as typed: line breaks as "\n",
@@ -29,7 +29,7 @@ const (
 func ParseCustomerNote(text string) (string, shop.FieldErrors) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
 	if utf8.RuneCountInString(text) > shop.MaxCustomerNote {
-		return text, shop.FieldErrors{"note": MsgNoteTooLong}
+		return text, shop.FieldErrors{"note": MsgCustomerNoteTooLong}
 	}
 	return text, nil
 }

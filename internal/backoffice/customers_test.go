@@ -28,7 +28,7 @@ func TestParseCustomerNote(t *testing.T) {
 		{"OK", "  Prefers a call.\r\nAfter 5 pm.  ", "Prefers a call.\nAfter 5 pm.", nil},
 		{"OKEmptyDeletes", " \r\n ", "", nil},
 		{"OKLongest", strings.Repeat("é", shop.MaxCustomerNote), strings.Repeat("é", shop.MaxCustomerNote), nil},
-		{"ErrTooLong", strings.Repeat("a", shop.MaxCustomerNote+1), strings.Repeat("a", shop.MaxCustomerNote+1), shop.FieldErrors{"note": backoffice.MsgNoteTooLong}},
+		{"ErrTooLong", strings.Repeat("a", shop.MaxCustomerNote+1), strings.Repeat("a", shop.MaxCustomerNote+1), shop.FieldErrors{"note": backoffice.MsgCustomerNoteTooLong}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -88,6 +88,10 @@ func fillShop(t *testing.T, path string) {
 	_, err = db.TransitionOrder(ctx, shop.Transition{OrderID: "NOC-1", From: shop.StatusProcessing, To: shop.StatusShipped,
 		Carrier: "UPS", Tracking: "1Z", Actor: "ada@example.com"})
 	must(err)
+	// A staff note, and a carrier beyond the seeded ones.
+	must(db.AddOrderNote(ctx, "NOC-1", "Fragile", "ada@example.com", time.Now()))
+	_, err = db.AddCarrier(ctx, shop.Carrier{Name: "Night Post", URLTemplate: "https://nightpost.example/{tracking}"})
+	must(err)
 	_, err = db.RecordCharge(ctx, shop.Charge{Key: "k1", Amount: 4620, Outcome: shop.ChargeSucceeded})
 	must(err)
 	_, err = db.RecordPaymentEvent(ctx, "evt_1", "NOC-1", "checkout.session.completed", time.Now())

@@ -142,13 +142,8 @@ func Price(in Input) Quote {
 	}
 	net := q.Subtotal - q.Discount
 
-	freeShipping := in.Code != nil && in.Code.Kind == shop.PromoFreeShipping
 	for _, m := range offered(in.Zones, in.Methods, in.Country, in.State) {
-		price := shipping(m, q.Subtotal, net)
-		if freeShipping {
-			price = 0
-		}
-		q.Methods = append(q.Methods, MethodOption{Method: m, Price: price})
+		q.Methods = append(q.Methods, MethodOption{Method: m, Price: q.ShippingFor(m, in.Code)})
 	}
 	if len(q.Methods) == 0 {
 		q.NoMethod = true
@@ -219,6 +214,16 @@ func discount(code *shop.PromoCode, subtotal shop.Cents) shop.Cents {
 		return min(shop.Cents(max(code.Value, 0)), subtotal)
 	}
 	return 0
+}
+
+// ShippingFor is what method m costs an order of q's lines with code
+// applied (nil for none): what a shipping step shows beside each method,
+// in any zone, without pricing the order again.
+func (q Quote) ShippingFor(m shop.ShippingMethod, code *shop.PromoCode) shop.Cents {
+	if code != nil && code.Kind == shop.PromoFreeShipping {
+		return 0
+	}
+	return shipping(m, q.Subtotal, q.Subtotal-q.Discount)
 }
 
 // shipping is what m costs before any free-shipping code: nothing for an

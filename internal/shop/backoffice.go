@@ -175,6 +175,11 @@ type ProductAdminStore interface {
 	AdminProducts(ctx context.Context, query string, page int) ([]Product, int, error)
 	// AdminProduct returns a product, hidden or not.
 	AdminProduct(ctx context.Context, id string) (*Product, error)
+	// DeleteProduct removes a product with its variants and photos, takes
+	// it out of every cart and wishlist and bumps the catalogue version;
+	// orders keep their lines. A product that is gone (deleted already) is
+	// an ENOTFOUND, so a delete confirmed twice deletes once.
+	DeleteProduct(ctx context.Context, id string) error
 	// SaveProduct creates (e.New, an existing id is an ECONFLICT) or
 	// updates a product, marks it as edited by staff (imports leave it
 	// alone from then on) and bumps the catalogue version. An update

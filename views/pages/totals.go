@@ -43,6 +43,8 @@ type CodeForm struct {
 type MethodChoice struct {
 	ID, Name string
 	Price    shop.Cents
+	// Label names it with its price: "Standard · $10.00", "Express · Free".
+	Label string
 	// When is how long it takes and when it would arrive: "3–5 business
 	// days; arrives Tue, Dec 1 – Thu, Dec 3".
 	When string
@@ -77,3 +79,7 @@ func OrderTotals(o shop.Order) Totals {
 		Code: o.PromoCode, Method: o.ShippingMethod, TaxIncluded: o.TaxIncluded,
 		TaxLabel: TaxLabel(o.TaxLines, o.TaxIncluded, false)}
 }
+
+// MethodLabel names a method with its price, as the shipping step offers
+// it: "Standard · $10.00", "Express · Free".
+func MethodLabel(name string, price shop.Cents) string { return name + " · " + shippingText(price) }

@@ -324,9 +324,11 @@ type Stores interface {
 	shop.StaffStore
 	shop.AuditStore
 	shop.FulfilmentStore
+	shop.OrderNoteStore
 	shop.InboxStore
 	shop.ProductAdminStore
 	shop.DashboardStore
+	shop.CarrierStore
 	shop.VariantStore
 	shop.GalleryStore
 	shop.CatalogFileStore

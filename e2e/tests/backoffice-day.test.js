@@ -1,0 +1,297 @@
+// A day in the back office: staff cancel a paid order through the
+// confirmation page (which states the order and the amount, and changes
+// nothing until confirmed; a second confirmation does nothing more), add an
+// internal note the shopper never sees, add a carrier with its tracking
+// page and ship with it, so the shopper's tracking number links there. The
+// journeys run with JavaScript off, as the back office needs none; one
+// smoke test runs them with it on. axe checks the confirmation page and
+// /admin/carriers.
+//
+// The server runs with PAYMENT_DELAY=0s: the payment's timing is
+// checkout.test.js's subject, not this file's.
+
+import { describe, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { useShop, browserTest, checkA11y, expectVisible, text, open, submit, sqlString, E2E_DIR, CAREERS_URL, awaitPayment } from '../lib/harness.js';
+
+const PASSWORD = 'moonlit-garden-7';
+
+function uniqueEmail(label, js) {
+  const rand = Math.random().toString(36).slice(2, 6);
+  return `${label}-${js ? 'js' : 'nojs'}-${Date.now()}-${rand}@example.com`;
+}
+
+/** A name no other test of this server's life has used. */
+function unique(label) {
+  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+}
+
+function pathOf(page) {
+  return new URL(page.url()).pathname;
+}
+
+/** Posts a form from the page's context (its cookies), for quick set-ups. */
+async function postAs(page, pagePath, action, fields) {
+  if (pathOf(page) !== pagePath) await open(page, pagePath);
+  const res = await page.request.post(new URL(action, page.url()).href, { form: fields, maxRedirects: 0 });
+  assert.ok(res.status() < 400, `POST ${action} answered ${res.status()}`);
+  return res;
+}
+
+async function register(page, email) {
+  await open(page, '/register');
+  const form = page.getByTestId('register-form');
+  await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Night Owl');
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
+  await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
+  const res = await submit(page, form.getByRole('button', { name: 'Create Account' }));
+  assert.equal(res.status(), 303, 'registration succeeded');
+}
+
+async function signIn(page, email) {
+  await open(page, '/login');
+  const form = page.getByTestId('login-form');
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
+  const res = await submit(page, form.getByRole('button', { name: 'Sign In' }));
+  assert.equal(res.status(), 303, 'signed in');
+}
+
+/** The hidden fields of a form, as it would post them. */
+async function hiddenFields(form) {
+  const inputs = form.locator('input[type=hidden]');
+  const fields = {};
+  for (let i = 0; i < (await inputs.count()); i++) {
+    fields[await inputs.nth(i).getAttribute('name')] = (await inputs.nth(i).getAttribute('value')) ?? '';
+  }
+  return fields;
+}
+
+describe('A day in the back office', () => {
+  const shop = useShop({ env: { PAYMENT_DELAY: '0s' } });
+  beforeEach((t) => shop.resetRateLimits(t));
+
+  /** Runs the server binary's staff command on this server's database. */
+  function staff(...args) {
+    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
+    const r = spawnSync(bin, ['staff', ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
+      cwd: shop.server.dataDir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    return r.stdout;
+  }
+
+  /**
+   * A new account with a back-office role (see admin.test.js): its address
+   * confirmed through the link of its mail, then `staff add`.
+   */
+  async function staffAccount(role, js) {
+    const email = uniqueEmail(role, js);
+    const context = await shop.newContext({ js: false });
+    try {
+      const page = await context.newPage();
+      await register(page, email);
+      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
+      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
+      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
+      assert.ok(link, 'registration mailed a confirmation link');
+      const { pathname, search } = new URL(link[0]);
+      await open(page, pathname + search);
+      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
+      assert.equal(res.status(), 303, 'the address is confirmed');
+    } finally {
+      await context.close();
+    }
+    assert.match(staff('add', email, '--role', role), /is now .* staff/);
+    return email;
+  }
+
+  /** A shopper (page's context) who placed and paid an order; ends on its page. */
+  async function shopperWithOrder(page, js) {
+    const email = uniqueEmail('shopper', js);
+    await register(page, email);
+    await postAs(page, '/product/nb-012', '/cart/items', { product_id: 'nb-012', quantity: '1' });
+    await postAs(page, '/checkout/shipping', '/checkout/shipping', {
+      firstName: 'Grace', lastName: 'Hopper', email, phone: '+1 555 0199', address: '12 Harbour Lane',
+      city: 'Arlington', state: 'VA', zipCode: '22201', country: 'United States',
+    });
+    const year = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+    await postAs(page, '/checkout/payment', '/checkout/payment', {
+      cardNumber: '4242 4242 4242 4242', cardName: 'Grace Hopper', expiryDate: `12/${year}`, cvv: '123', action: 'next',
+    });
+    await open(page, '/checkout/review');
+    const key = await page.locator('input[name=key]').first().inputValue();
+    const res = await postAs(page, '/checkout/review', '/checkout/place', { key });
+    const m = /\/orders\/(NOC-[\w-]+)\/status$/.exec(res.headers().location ?? '');
+    assert.ok(m, `Place Order led to the order's status page (${res.status()} ${res.headers().location})`);
+    await open(page, `/orders/${m[1]}/status`);
+    assert.equal(await awaitPayment(page), 'paid');
+    return { email, orderID: m[1], total: await text(page.getByTestId('order-total')) };
+  }
+
+  /**
+   * Registers name with JavaScript off or on: fn gets a shopper's page and
+   * a signed-in admin's page, each in its own context.
+   */
+  function journey(name, js, fn) {
+    browserTest(`${name} [JavaScript ${js ? 'on' : 'off'}]`, async ({ shop, t }) => {
+      const shopperContext = await shop.newContext({ js });
+      const staffContext = await shop.newContext({ js });
+      try {
+        const shopper = await shopperContext.newPage();
+        const admin = await staffContext.newPage();
+        const email = await staffAccount('admin', js);
+        await signIn(admin, email);
+        await fn({ shopper, admin, email, js, t });
+      } finally {
+        await shopperContext.close();
+        await staffContext.close();
+      }
+    });
+  }
+
+  /** Fills the cancel form and presses its button: the confirmation page. */
+  async function reviewCancel(admin, reason) {
+    const cancel = admin.getByTestId('cancel-form');
+    await cancel.getByRole('textbox', { name: 'Reason (the shopper reads it)' }).fill(reason);
+    return submit(admin, cancel.getByRole('button', { name: 'Cancel order and refund' }));
+  }
+
+  journey('the cancel confirmation', false, async ({ shopper, admin, t }) => {
+    const { orderID, total } = await shopperWithOrder(shopper, false);
+    const ordersRow = `SELECT status, refunded_cents, total_cents FROM orders WHERE id = ${sqlString(orderID)}`;
+
+    await open(admin, `/admin/orders/${orderID}`);
+    const res = await reviewCancel(admin, 'Damaged in the warehouse');
+    assert.equal(res.status(), 200, 'the first post answers the confirmation page');
+    const says = `Cancel order ${orderID} and refund ${total} to the demo card •••• 4242`;
+    assert.equal(await text(admin.getByTestId('confirm-text')), `${says}?`, 'the page states the order and the amount');
+    assert.equal(await text(admin.getByTestId('confirm-button')), says);
+    assert.match(await text(admin.getByTestId('confirm')), /Damaged in the warehouse/, 'and the reason the shopper will read');
+    let rows = shop.queryDB(t, ordersRow);
+    if (rows) assert.deepEqual([rows[0].status, rows[0].refunded_cents], ['processing', 0], 'nothing changed before confirming');
+
+    // What the confirmation posts, to post it again afterwards.
+    const form = admin.getByTestId('confirm').locator('form');
+    const action = new URL(await form.getAttribute('action'), admin.url()).href;
+    const fields = await hiddenFields(form);
+
+    const done = await submit(admin, admin.getByTestId('confirm-button'));
+    assert.equal(done.status(), 303);
+    assert.equal(pathOf(admin), `/admin/orders/${orderID}`);
+    assert.match(await text(admin.getByTestId('flash')), /cancelled and refunded/);
+    assert.equal(await text(admin.getByTestId('status')), 'Cancelled');
+    assert.equal(await text(admin.getByTestId('payment-status')), 'Refunded');
+
+    // The same confirmation again, as a double submit sends it.
+    const again = await admin.request.post(action, { form: fields, maxRedirects: 0 });
+    assert.equal(again.status(), 303);
+    await open(admin, `/admin/orders/${orderID}`);
+    assert.match(await text(admin.getByTestId('flash')), /is cancelled already; nothing more was done/);
+
+    rows = shop.queryDB(t, ordersRow);
+    if (rows) {
+      assert.equal(rows[0].status, 'cancelled');
+      assert.equal(rows[0].refunded_cents, rows[0].total_cents, 'refunded in full, once');
+      const mails = shop.queryDB(t, `SELECT COUNT(*) AS n FROM outbox WHERE subject = ${sqlString(`Your order ${orderID} was cancelled`)}`);
+      assert.equal(mails[0].n, 1, 'one cancel mail');
+      const audit = shop.queryDB(t, `SELECT COUNT(*) AS n FROM audit_log WHERE action = 'order.cancelled' AND subject = ${sqlString(orderID)}`);
+      assert.equal(audit[0].n, 1, 'one cancel in the audit log');
+    }
+    await open(shopper, `/orders/${orderID}`);
+    assert.equal(await text(shopper.getByTestId('status')), 'Cancelled');
+    assert.equal(await text(shopper.getByTestId('order-refunded')), `Refunded ${total}`);
+  });
+
+  journey('a note and a carrier template', false, async ({ shopper, admin, email }) => {
+    const { orderID } = await shopperWithOrder(shopper, false);
+    const note = `Called ${orderID}: fragile, double-box it`;
+
+    await open(admin, `/admin/orders/${orderID}`);
+    const noteForm = admin.getByTestId('note-form');
+    await noteForm.getByRole('textbox', { name: 'Internal note' }).fill(note);
+    const res = await submit(admin, noteForm.getByRole('button', { name: 'Add note' }));
+    assert.equal(res.status(), 303);
+    assert.match(await text(admin.getByTestId('flash')), /Note added/);
+    const entry = admin.getByTestId('timeline-event').filter({ hasText: note });
+    await expectVisible(entry, 'the note on the timeline');
+    assert.match(await text(entry), new RegExp(`^Internal note .* by ${email.replace(/[.+]/g, '\\$&')}$`), 'with when and who');
+
+    await open(shopper, `/orders/${orderID}`);
+    assert.ok(!(await shopper.locator('main').innerText()).includes('fragile'), 'the shopper never sees the note');
+
+    // A carrier, refused first for a page that is not https.
+    await open(admin, '/admin/orders');
+    await Promise.all([admin.waitForEvent('load'), admin.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Carriers' }).click()]);
+    assert.equal(pathOf(admin), '/admin/carriers');
+    const carrier = unique('Night Post');
+    const add = admin.getByTestId('new-carrier-form');
+    await add.getByRole('textbox', { name: 'Name' }).fill(carrier);
+    await add.getByRole('textbox', { name: 'Tracking page' }).fill('http://nightpost.example/track?n={tracking}');
+    const refused = await submit(admin, add.getByRole('button', { name: 'Add carrier' }));
+    assert.equal(refused.status(), 422);
+    assert.match(await text(admin.getByTestId('carrier-template-error')), /an https:\/\/ address with \{tracking\}/);
+    const again = admin.getByTestId('new-carrier-form');
+    assert.equal(await again.getByRole('textbox', { name: 'Name' }).inputValue(), carrier, 'the name typed is kept');
+    await again.getByRole('textbox', { name: 'Tracking page' }).fill('https://nightpost.example/track?n={tracking}');
+    assert.equal((await submit(admin, again.getByRole('button', { name: 'Add carrier' }))).status(), 303);
+    assert.match(await text(admin.getByTestId('flash')), /added/);
+
+    // Its template changed on its own form.
+    const row = admin.getByTestId('carrier').filter({ hasText: carrier });
+    await row.getByRole('textbox', { name: `Tracking page of ${carrier}` }).fill('https://nightpost.example/t/{tracking}');
+    assert.equal((await submit(admin, row.getByRole('button', { name: `Save ${carrier}'s page` }))).status(), 303);
+    assert.match(await text(admin.getByTestId('flash')), /tracking page saved/);
+
+    // Shipped with it: the shopper's tracking number links to its page.
+    await open(admin, `/admin/orders/${orderID}`);
+    const ship = admin.getByTestId('ship-form');
+    await ship.getByRole('combobox', { name: 'Carrier' }).selectOption(carrier);
+    await ship.getByRole('textbox', { name: 'Tracking number' }).fill('NP-20261121');
+    assert.equal((await submit(admin, ship.getByRole('button', { name: 'Mark as shipped' }))).status(), 303);
+    await open(shopper, `/orders/${orderID}`);
+    const link = shopper.getByTestId('tracking-link');
+    assert.equal(await link.getAttribute('href'), 'https://nightpost.example/t/NP-20261121');
+    assert.equal(await text(link), 'NP-20261121');
+  });
+
+  journey('smoke: a note and a cancel confirmed', true, async ({ shopper, admin }) => {
+    const { orderID, total } = await shopperWithOrder(shopper, true);
+    await open(admin, `/admin/orders/${orderID}`);
+    const noteForm = admin.getByTestId('note-form');
+    await noteForm.getByRole('textbox', { name: 'Internal note' }).fill('Checked with JavaScript on');
+    assert.equal((await submit(admin, noteForm.getByRole('button', { name: 'Add note' }))).status(), 303);
+    await expectVisible(admin.getByTestId('timeline-event').filter({ hasText: 'Checked with JavaScript on' }), 'the note');
+    assert.equal((await reviewCancel(admin, 'Asked to by phone')).status(), 200);
+    assert.match(await text(admin.getByTestId('confirm-text')), new RegExp(`^Cancel order ${orderID} and refund \\${total} `));
+    assert.equal((await submit(admin, admin.getByTestId('confirm-button'))).status(), 303);
+    assert.equal(await text(admin.getByTestId('status')), 'Cancelled');
+  });
+
+  browserTest('the confirmation page and /admin/carriers pass axe', async ({ shop }) => {
+    const context = await shop.newContext({ js: false });
+    let orderID;
+    try {
+      ({ orderID } = await shopperWithOrder(await context.newPage(), false));
+    } finally {
+      await context.close();
+    }
+    const email = await staffAccount('admin', true);
+    const setup = (page) => signIn(page, email);
+    await checkA11y(`/admin/orders/${orderID}`, {
+      setup,
+      prepare: async (page) => {
+        assert.equal((await reviewCancel(page, 'Checked by axe')).status(), 200);
+        await expectVisible(page.getByTestId('confirm'), 'the confirmation page');
+      },
+    });
+    await checkA11y('/admin/carriers', { setup });
+  });
+});
