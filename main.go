@@ -192,8 +192,9 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: office, Pricing: db, Promos: db, Location: cfg.Location,
-			Carriers: db,
-			Returns:  db, ReturnService: returnSvc,
+			Carriers:  db,
+			Customers: db, Exports: db,
+			Returns: db, ReturnService: returnSvc,
 		},
 	})
 	return app, checkoutSvc, nil

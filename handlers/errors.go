@@ -120,8 +120,19 @@ func (a *site) accessLog(c *fiber.Ctx) error {
 		slog.String("path", c.Path()),
 		slog.Int("status", status),
 		slog.Duration("duration", a.Now().Sub(start)),
-		slog.Int("bytes", len(c.Response().Body())),
+		slog.Int("bytes", bodySize(c)),
 		slog.String("request_id", web.RequestID(c)),
 	)
 	return nil
+}
+
+// bodySize is the response body's size for the access log; -1 for a
+// streamed body (a back-office export), whose size is known only once
+// it is sent: asking for its bytes would read all of it into memory
+// first.
+func bodySize(c *fiber.Ctx) int {
+	if c.Response().IsBodyStream() {
+		return -1
+	}
+	return len(c.Response().Body())
 }

@@ -177,6 +177,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office, Pricing: db, Promos: db}
 	deps.Admin.Carriers = db
+	deps.Admin.Customers, deps.Admin.Exports = db, db
 	deps.Admin.Returns = db
 	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}

@@ -1,6 +1,6 @@
 // Package admin is the back office's HTTP side: staff pages for orders,
 // contact messages, products, shipping, tax, promo codes, staff and the
-// audit log. Each area is a
+// audit log, customers and the accountant's exports. Each area is a
 // struct holding the few interfaces it uses; one route table registers
 // every page and tells the role each needs.
 package admin
@@ -53,6 +53,10 @@ type Deps struct {
 	Location *time.Location
 	// Carriers are the ship form's carriers and their tracking pages.
 	Carriers shop.CarrierStore
+	// Customers are the customer pages, Exports the accountant's
+	// downloads (their days are the shop's, in Location); nil: 404s.
+	Customers shop.CustomerStore
+	Exports   shop.ExportStore
 	// Returns are the return requests, and ReturnService the returns'
 	// rules and steps (the shopper's form too); nil: no returns.
 	Returns       shop.ReturnStore
@@ -105,6 +109,8 @@ type BackOffice struct {
 	tax       *taxPages
 	codes     *codePages
 	carriers  *carrierPages
+	customers *customerPages
+	exports   *exportPages
 	returns   *returnPages
 }
 
@@ -176,6 +182,8 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
 		carriers:  &carrierPages{Pages: p, store: d.Carriers, audit: d.Service},
+		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service},
+		exports:   &exportPages{Pages: p, store: d.Exports, audit: d.Service, loc: loc},
 		returns:   &returnPages{Pages: p, store: d.Returns},
 	}
 	if d.ReturnService != nil && d.Returns != nil {
@@ -280,6 +288,13 @@ var table = []route{
 	{Route{"GET", "/admin/carriers", backoffice.AreaCarriers}, func(b *BackOffice) fiber.Handler { return b.carriers.adminCarriers }},
 	{Route{"POST", "/admin/carriers", backoffice.AreaCarriers}, func(b *BackOffice) fiber.Handler { return b.carriers.adminAddCarrier }},
 	{Route{"POST", "/admin/carriers/:id", backoffice.AreaCarriers}, func(b *BackOffice) fiber.Handler { return b.carriers.adminSaveCarrier }},
+	{Route{"GET", "/admin/customers", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomers }},
+	{Route{"GET", "/admin/customers/:key", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomer }},
+	{Route{"POST", "/admin/customers/:key/note", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminSaveNote }},
+	{Route{"GET", "/admin/exports", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExports }},
+	{Route{"GET", "/admin/exports/orders.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportOrders }},
+	{Route{"GET", "/admin/exports/order-lines.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportLines }},
+	{Route{"GET", "/admin/exports/customers.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportCustomers }},
 	{Route{"GET", "/admin/returns", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.returns.adminReturns }},
 	{Route{"POST", "/admin/orders/:id/returns/approve", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminApproveReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/reject", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRejectReturn }},
@@ -336,6 +351,8 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaStaff, Label: "Staff", URL: "/admin/staff"},
 		{Area: backoffice.AreaAudit, Label: "Audit log", URL: "/admin/audit"},
 		{Area: backoffice.AreaCarriers, Label: "Carriers", URL: "/admin/carriers"},
+		{Area: backoffice.AreaCustomers, Label: "Customers", URL: "/admin/customers"},
+		{Area: backoffice.AreaExports, Label: "Exports", URL: "/admin/exports"},
 		{Area: backoffice.AreaOrders, Label: "Returns", URL: "/admin/returns"},
 	} {
 		if backoffice.Allowed(role, l.Area) {

@@ -36,6 +36,10 @@ const (
 	AreaCodes    = "codes"
 	// AreaCarriers is the carriers and their tracking pages.
 	AreaCarriers = "carriers"
+	// AreaCustomers is the customer list and pages, AreaExports the
+	// accountant's downloads: admins only (see customers.go).
+	AreaCustomers = "customers"
+	AreaExports   = "exports"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment

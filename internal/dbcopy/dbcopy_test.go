@@ -104,6 +104,7 @@ func fillShop(t *testing.T, path string) {
 	_, _, err = db.Hit(ctx, "signin-ip:203.0.113.9", time.Hour)
 	must(err)
 	must(db.KV().Set("session:abc", []byte(`{"u":"usr_1"}`), time.Hour))
+	must(db.SaveCustomerNote(ctx, shop.CustomerNote{Key: "usr_2", Text: "Prefers e-mail.", By: "ada@example.com"}))
 }
 
 // Every table of the SQLite shop is copied: a table added by a later

@@ -155,6 +155,30 @@ func Text(c shop.Cents) string {
 	return fmt.Sprintf("%d.%0*d", int64(c)/unit, cur.Digits(), int64(c)%unit)
 }
 
+// Decimal is c as a number for a spreadsheet or an accountant: major
+// units of the currency with ISO 4217 code (any case; the shop's when
+// empty or unknown) with every minor digit, a point before them, a minus
+// sign when negative, and nothing else: "12.50", "-3.00", "1235" in yen,
+// "1.005" in dinars. Text, by contrast, drops a fraction of zeros.
+func Decimal(c shop.Cents, code string) string {
+	digits := Digits()
+	if d, ok := currency.GetDigits(strings.ToUpper(code)); ok && code != "" {
+		digits = int(d)
+	}
+	sign, n := "", int64(c)
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	unit := int64(1)
+	for range digits {
+		unit *= 10
+	}
+	if digits == 0 {
+		return sign + fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%s%d.%0*d", sign, n/unit, digits, n%unit)
+}
+
 // decimal splits plain decimal notation ("12", "12.5", ".5") into its
 // whole and fractional digits.
 func decimal(s string) (whole, frac string, ok bool) {

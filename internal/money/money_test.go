@@ -208,3 +208,36 @@ func TestText_PerCurrency(t *testing.T) {
 		})
 	}
 }
+
+// Decimal writes every minor digit of the currency it is given (the
+// shop's when none), and a minus sign for a negative amount.
+func TestDecimal(t *testing.T) {
+	useCurrency(t, "USD", "en-US")
+	tests := []struct {
+		in   shop.Cents
+		code string
+		want string
+	}{
+		{1250, "", "12.50"},
+		{-300, "", "-3.00"},
+		{0, "", "0.00"},
+		{5, "usd", "0.05"},
+		{-5, "USD", "-0.05"},
+		{129900, "usd", "1299.00"},
+		{money.MaxAmount * 10, "", "10000000.00"},
+		{1235, "jpy", "1235"},
+		{-1235, "JPY", "-1235"},
+		{1005, "kwd", "1.005"},
+		{-12000, "kwd", "-12.000"},
+		{1250, "xx", "12.50"}, // not a currency: the shop's
+	}
+	for _, tc := range tests {
+		if got := money.Decimal(tc.in, tc.code); got != tc.want {
+			t.Errorf("Decimal(%d, %q) = %q, want %q", tc.in, tc.code, got, tc.want)
+		}
+	}
+	useCurrency(t, "JPY", "ja-JP")
+	if got := money.Decimal(1235, ""); got != "1235" {
+		t.Errorf("Decimal(1235) in a yen shop = %q, want 1235", got)
+	}
+}

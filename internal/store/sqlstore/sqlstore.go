@@ -335,6 +335,8 @@ type Stores interface {
 	shop.VariantAdminStore
 	shop.PricingStore
 	shop.PromoStore
+	shop.CustomerStore
+	shop.ExportStore
 	shop.ReturnStore
 }
 

@@ -85,7 +85,7 @@ func (b Backend) open(t *testing.T) (Store, KV, *Clock) {
 // Run runs every conformance test against b. Each area is a file of this
 // package (catalog.go, cart.go, wishlist.go, users.go, orders.go, misc.go,
 // backoffice.go, variantedit.go, health.go, payments.go, photos.go,
-// catalogfile.go, pricing.go, notes.go, returns.go)
+// catalogfile.go, pricing.go, notes.go, customers.go, returns.go)
 // with one function here; every test opens its own store, so the areas
 // run in parallel (a database's round trips, not its CPU, are most of
 // their time).
@@ -109,6 +109,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("CatalogFiles", func(t *testing.T) { t.Parallel(); testCatalogFiles(t, b) })
 	t.Run("Pricing", func(t *testing.T) { t.Parallel(); testPricing(t, b) })
 	t.Run("OrderDesk", func(t *testing.T) { t.Parallel(); testOrderDesk(t, b) })
+	t.Run("Customers", func(t *testing.T) { t.Parallel(); testCustomers(t, b) })
 	t.Run("Returns", func(t *testing.T) { t.Parallel(); testReturns(t, b) })
 }
 

@@ -1,0 +1,78 @@
+package csvexport
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"github.com/nocturne/storefront/internal/shop"
+)
+
+// The accountant's exports, each a file of one row per order, per order
+// line or per customer, its times written in the shop's time zone.
+// Each reads its rows through a function that hands them over one at a
+// time (a store's Export method), and writes each row as it comes.
+
+// Export names one of the exports.
+type Export struct {
+	// Name is the file's and the audit log's name for it: "orders".
+	Name string
+	// Title is what the back office calls it.
+	Title  string
+	Header []string
+}
+
+// The three exports.
+var (
+	Orders = Export{Name: "orders", Title: "Orders", Header: []string{
+		"Order", "Date", "Status", "Payment status", "Currency", "Subtotal", "Discount", "Shipping", "Tax", "Total", "Refunded", "E-mail", "Country"}}
+	OrderLines = Export{Name: "order-lines", Title: "Order lines", Header: []string{
+		"Order", "Date", "Product ID", "Variant ID", "Name", "Variation", "Quantity", "Unit price", "Line total"}}
+	Customers = Export{Name: "customers", Title: "Customers", Header: []string{
+		"Customer", "Name", "E-mail", "Guest", "Orders", "Total spent", "Last order"}}
+)
+
+// WriteOrders writes the orders export: one row per order read, its
+// amounts in the order's currency (upper case in its own column).
+func WriteOrders(w io.Writer, loc *time.Location, read func(each func(*shop.Order) error) error) error {
+	return write(w, Orders, func(out *Writer) error {
+		return read(func(o *shop.Order) error {
+			cur := o.Currency
+			return out.Write(Text(o.ID), Time(o.CreatedAt, loc), Text(o.Status), Text(o.PaymentStatus), Text(strings.ToUpper(cur)),
+				Money(o.Subtotal, cur), Money(o.Discount, cur), Money(o.Shipping, cur), Money(o.Tax, cur), Money(o.Total, cur),
+				Money(o.Refunded, cur), Text(o.Email), Text(o.ShipTo.Country))
+		})
+	})
+}
+
+// WriteOrderLines writes the order lines export: one row per line read.
+func WriteOrderLines(w io.Writer, loc *time.Location, read func(each func(shop.ExportLine) error) error) error {
+	return write(w, OrderLines, func(out *Writer) error {
+		return read(func(l shop.ExportLine) error {
+			return out.Write(Text(l.OrderID), Time(l.CreatedAt, loc), Text(l.ProductID), Text(l.VariantID), Text(l.Name), Text(l.Variation),
+				Int(l.Quantity), Money(l.Price, l.Currency), Money(l.Total(), l.Currency))
+		})
+	})
+}
+
+// WriteCustomers writes the customers export: one row per customer read,
+// what they spent in the shop's currency.
+func WriteCustomers(w io.Writer, loc *time.Location, read func(each func(shop.Customer) error) error) error {
+	return write(w, Customers, func(out *Writer) error {
+		return read(func(c shop.Customer) error {
+			return out.Write(Text(c.Key), Text(c.Name), Text(c.Email), Bool(c.Guest), Int(c.Orders), Money(c.Spent, ""), Time(c.LastOrder, loc))
+		})
+	})
+}
+
+// write starts the file of e, has rows write its rows, and flushes.
+func write(w io.Writer, e Export, rows func(*Writer) error) error {
+	out, err := NewWriter(w, e.Header...)
+	if err != nil {
+		return err
+	}
+	if err := rows(out); err != nil {
+		return err
+	}
+	return out.Flush()
+}
