@@ -96,6 +96,7 @@ type BackOffice struct {
 	shipping  *shippingPages
 	tax       *taxPages
 	codes     *codePages
+	bulk      *bulkPages
 }
 
 // dashboardPages serve the dashboard.
@@ -158,6 +159,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		shipping:  &shippingPages{Pages: p, store: pricing, audit: d.Service, loc: loc},
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
+		bulk:      newBulkPages(p, d),
 	}
 }
 
@@ -248,6 +250,13 @@ var table = []route{
 	{Route{"POST", "/admin/codes", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminCreateCode }},
 	{Route{"POST", "/admin/codes/pause", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminPauseCode }},
 	{Route{"POST", "/admin/codes/resume", backoffice.AreaCodes}, func(b *BackOffice) fiber.Handler { return b.codes.adminResumeCode }},
+	// Bulk actions on the orders ticked in the list. Their paths have two
+	// segments after /admin/orders/ and none is an order action's, so
+	// neither /admin/orders/:id nor /admin/orders/:id/ship takes them.
+	{Route{"POST", "/admin/orders/bulk/ship-form", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminBulkShipForm }},
+	{Route{"POST", "/admin/orders/bulk/mark-shipped", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminBulkMarkShipped }},
+	{Route{"GET", "/admin/orders/bulk/packing-slips", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminPackingSlips }},
+	{Route{"GET", "/admin/orders/bulk/export.csv", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminSelectionCSV }},
 }
 
 // Routes lists every back-office route, for the role tests.
@@ -402,6 +411,7 @@ func (a *orderPages) adminOrders(c *fiber.Ctx) error {
 	}
 	p := pages.AdminOrdersPage{Nav: adminNav(c, backoffice.AreaOrders), Orders: orders, Total: total, Status: q.Status, Payment: q.Payment,
 		From: c.Query("from"), To: c.Query("to"), Search: q.Search, Statuses: shop.OrderStatuses, Errors: errs}
+	p.ListURL = backToList(string(c.Request().URI().RequestURI()))
 	p.Pagination = web.Paginate(q.Page, lastPage(total, shop.AdminOrdersPageSize), func(n int) string {
 		v := url.Values{}
 		for _, k := range []string{"status", "payment", "from", "to", "q"} {
