@@ -219,7 +219,7 @@ func AdminBulkShip(f layout.Frame, p AdminBulkShipPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\"><p class=\"muted\">Each order needs its carrier and tracking number. Nothing ships until every row is right; each shopper is then e-mailed.</p><ul class=\"bulk-rows\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\"><p class=\"muted\">Each order needs its carrier and tracking number. Nothing ships until every row is right; each shopper is then e-mailed.</p><ul class=\"admin-items\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

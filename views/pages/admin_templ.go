@@ -61,20 +61,20 @@ func adminShell(f layout.Frame, nav AdminNav) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"admin\" data-testid=\"admin\"><nav class=\"admin-nav\" aria-label=\"Back office\"><details class=\"admin-menu\" data-testid=\"admin-menu\"><summary data-testid=\"admin-menu-toggle\">Menu<span class=\"muted\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"admin\" data-testid=\"admin\"><nav class=\"admin-nav\" aria-label=\"Back office\"><details class=\"admin-menu\" data-testid=\"admin-menu\"><summary data-testid=\"admin-menu-toggle\"><span>Menu<span class=\"muted\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(currentArea(nav))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin.templ`, Line: 31, Col: 88}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin.templ`, Line: 31, Col: 94}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</span></summary><p class=\"muted\">Back office · ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</span></span></summary><p class=\"muted\">Back office · ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
