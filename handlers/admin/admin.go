@@ -112,6 +112,7 @@ type BackOffice struct {
 	customers *customerPages
 	exports   *exportPages
 	returns   *returnPages
+	bulk      *bulkPages
 }
 
 // dashboardPages serve the dashboard.
@@ -185,6 +186,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service},
 		exports:   &exportPages{Pages: p, store: d.Exports, audit: d.Service, loc: loc},
 		returns:   &returnPages{Pages: p, store: d.Returns},
+		bulk:      newBulkPages(p, d),
 	}
 	if d.ReturnService != nil && d.Returns != nil {
 		b.orders.returns, b.orders.returnStore = d.ReturnService, d.Returns
@@ -299,6 +301,13 @@ var table = []route{
 	{Route{"POST", "/admin/orders/:id/returns/approve", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminApproveReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/reject", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRejectReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/receive", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminReceiveReturn }},
+	// Bulk actions on the orders ticked in the list. Their paths have two
+	// segments after /admin/orders/ and none is an order action's, so
+	// neither /admin/orders/:id nor /admin/orders/:id/ship takes them.
+	{Route{"POST", "/admin/orders/bulk/ship-form", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminBulkShipForm }},
+	{Route{"POST", "/admin/orders/bulk/mark-shipped", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminBulkMarkShipped }},
+	{Route{"GET", "/admin/orders/bulk/packing-slips", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminPackingSlips }},
+	{Route{"GET", "/admin/orders/bulk/export.csv", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.bulk.adminSelectionCSV }},
 }
 
 // Routes lists every back-office route, for the role tests.
@@ -457,6 +466,7 @@ func (a *orderPages) adminOrders(c *fiber.Ctx) error {
 	}
 	p := pages.AdminOrdersPage{Nav: adminNav(c, backoffice.AreaOrders), Orders: orders, Total: total, Status: q.Status, Payment: q.Payment,
 		From: c.Query("from"), To: c.Query("to"), Search: q.Search, Statuses: shop.OrderStatuses, Errors: errs}
+	p.ListURL = backToList(string(c.Request().URI().RequestURI()))
 	p.Pagination = web.Paginate(q.Page, lastPage(total, shop.AdminOrdersPageSize), func(n int) string {
 		v := url.Values{}
 		for _, k := range []string{"status", "payment", "from", "to", "q"} {
