@@ -204,7 +204,9 @@ describe('The back office on a phone', () => {
       await open(page, `/admin/orders/${gone}`);
       const cancel = page.getByTestId('cancel-form');
       await cancel.getByRole('textbox', { name: /Reason/ }).fill('Asked by phone');
-      assert.equal((await submit(page, cancel.getByRole('button', { name: /Cancel order/ }))).status(), 303, 'cancelled');
+      // Cancelling is confirmed on a page of its own.
+      assert.equal((await submit(page, cancel.getByRole('button', { name: /Cancel order/ }))).status(), 200, 'the confirmation');
+      assert.equal((await submit(page, page.getByTestId('confirm-button'))).status(), 303, 'cancelled');
 
       // The shopper's orders, found by e-mail; all four ticked.
       const list = `/admin/orders?q=${encodeURIComponent(shopper)}`;
