@@ -14,6 +14,7 @@ import (
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/views/pages"
 )
 
 // deliver has staff ship and deliver the order.
@@ -374,6 +375,15 @@ func TestReturns_Reject(t *testing.T) {
 	}
 	if res, _ := b.shopper.post(order+"/returns", url.Values{"qty-0": {"2"}, "reason": {"other"}}); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("asking again after a rejection: %d", res.StatusCode)
+	}
+	// The customer's page lists both requests with their states.
+	u, _, err := b.app.db.UserByEmail(context.Background(), "sam@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc = b.admin.get(pages.CustomerURL(u.ID))
+	if got := doc.Find(`[data-testid="customer-return"]`).Length(); got != 2 || !strings.Contains(text(doc, `[data-testid="customer-returns"]`), "Rejected") {
+		t.Errorf("customer page: %d returns, %q", got, text(doc, `[data-testid="customer-returns"]`))
 	}
 	// A return of another order, or none, is said so on the order.
 	if res, _ := b.admin.post("/admin/orders/"+b.orderID+"/returns/approve", url.Values{"return": {"RET-NONE"}}); res.StatusCode != http.StatusSeeOther {

@@ -183,7 +183,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
 		carriers:  &carrierPages{Pages: p, store: d.Carriers, audit: d.Service},
-		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service},
+		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service, returns: d.Returns},
 		exports:   &exportPages{Pages: p, store: d.Exports, audit: d.Service, loc: loc},
 		returns:   &returnPages{Pages: p, store: d.Returns},
 		bulk:      newBulkPages(p, d),

@@ -19,6 +19,8 @@ type customerPages struct {
 	*web.Pages
 	store shop.CustomerStore
 	audit Recorder
+	// returns lists the returns of the customer's orders; nil: none shown.
+	returns shop.ReturnStore
 }
 
 func (a *customerPages) adminCustomers(c *fiber.Ctx) error {
@@ -67,6 +69,18 @@ func (a *customerPages) renderCustomer(c *fiber.Ctx, status int, cu *shop.Custom
 	var err error
 	if p.Orders, err = a.store.CustomerOrders(ctx, cu.Key); err != nil {
 		return err
+	}
+	if a.returns != nil {
+		for _, o := range p.Orders {
+			if o.Status != shop.StatusDelivered {
+				continue // only a delivered order can have returns
+			}
+			rs, err := a.returns.OrderReturns(ctx, o.ID)
+			if err != nil {
+				return err
+			}
+			p.Returns = append(p.Returns, rs...)
+		}
 	}
 	if p.Messages, err = a.store.CustomerMessages(ctx, cu.Email); err != nil {
 		return err
