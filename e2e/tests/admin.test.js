@@ -12,107 +12,15 @@
 
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 
-import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, awaitPayment } from '../lib/harness.js';
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, awaitPayment, submit, follow } from '../lib/harness.js';
+import { uniqueEmail, pathOf, postAs, register, signIn, staffAccount as newStaffAccount } from '../lib/accounts.js';
 
-const PASSWORD = 'moonlit-garden-7';
-
-function uniqueEmail(label, js) {
-  const rand = Math.random().toString(36).slice(2, 6);
-  return `${label}-${js ? 'js' : 'nojs'}-${Date.now()}-${rand}@example.com`;
-}
-
-function pathOf(page) {
-  return new URL(page.url()).pathname;
-}
-
-/** Clicks a submit button and waits for the page the POST leads to. */
-async function submit(page, button) {
-  const [res] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest() && r.frame() === page.mainFrame()),
-    page.waitForEvent('load'),
-    button.click(),
-  ]);
-  return res;
-}
-
-async function follow(page, link) {
-  await Promise.all([page.waitForEvent('load'), link.click()]);
-}
-
-/** Posts a form from the page's context (its cookies), for quick set-ups. */
-async function postAs(page, pagePath, action, fields) {
-  if (pathOf(page) !== pagePath) await open(page, pagePath);
-  const res = await page.request.post(new URL(action, page.url()).href, { form: fields, maxRedirects: 0 });
-  assert.ok(res.status() < 400, `POST ${action} answered ${res.status()}`);
-  return res;
-}
-
-/** Registers an account in page through the form. */
-async function register(page, email) {
-  await open(page, '/register');
-  const form = page.getByTestId('register-form');
-  await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Night Owl');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
-  const res = await submit(page, form.getByRole('button', { name: 'Create Account' }));
-  assert.equal(res.status(), 303, 'registration succeeded');
-}
-
-async function signIn(page, email) {
-  await open(page, '/login');
-  const form = page.getByTestId('login-form');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  const res = await submit(page, form.getByRole('button', { name: 'Sign In' }));
-  assert.equal(res.status(), 303, 'signed in');
-}
 
 describe('Back office', () => {
   const shop = useShop({ env: { PAYMENT_DELAY: '0s' } });
+  const staffAccount = (role, js) => newStaffAccount(shop, role, js);
   beforeEach((t) => shop.resetRateLimits(t));
-
-  /** Runs the server binary's staff command on this server's database. */
-  function staff(...args) {
-    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
-    const r = spawnSync(bin, ['staff', ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
-      cwd: shop.server.dataDir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    return r.stdout;
-  }
-
-  /**
-   * A new account with a back-office role, made in a throw-away context.
-   * Only a verified e-mail can be staff: the account opens the link of its
-   * "Confirm your e-mail address" mail (read from the outbox) first.
-   */
-  async function staffAccount(role, js) {
-    const email = uniqueEmail(role, js);
-    const context = await shop.newContext({ js: false });
-    try {
-      const page = await context.newPage();
-      await register(page, email);
-      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
-      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
-      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
-      assert.ok(link, 'registration mailed a confirmation link');
-      const { pathname, search } = new URL(link[0]);
-      await open(page, pathname + search);
-      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
-      assert.equal(res.status(), 303, 'the address is confirmed');
-    } finally {
-      await context.close();
-    }
-    assert.match(staff('add', email, '--role', role), /is now .* staff/);
-    return email;
-  }
 
   /** A shopper (own context) who placed an order; returns its number. */
   async function shopperWithOrder(page, js) {

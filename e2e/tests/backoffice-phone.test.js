@@ -17,51 +17,22 @@
 
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 
 import { AxeBuilder } from '@axe-core/playwright';
 
-import { useShop, browserTest, expectVisible, text, open, sqlString, submit, follow, awaitPayment, E2E_DIR, CAREERS_URL, WIDE } from '../lib/harness.js';
+import { useShop, browserTest, expectVisible, text, open, sqlString, submit, follow, awaitPayment, WIDE } from '../lib/harness.js';
+import { uniqueEmail, pathOf, register, signIn, staffAccount as newStaffAccount } from '../lib/accounts.js';
 
-const PASSWORD = 'moonlit-garden-7';
 const PHONE = { width: 375, height: 812 };
 const WIDTHS = [320, 375, 768, 1280];
 const AXE_WIDTHS = [375, 1280];
-
-function uniqueEmail(label) {
-  const rand = Math.random().toString(36).slice(2, 6);
-  return `${label}-${Date.now()}-${rand}@example.com`;
-}
-
-function pathOf(page) {
-  return new URL(page.url()).pathname;
-}
 
 /** Posts a form from the page's context (its cookies), for quick set-ups. */
 async function postAs(page, action, fields) {
   const res = await page.request.post(new URL(action, page.url()).href, { form: fields, maxRedirects: 0 });
   assert.ok(res.status() < 400, `POST ${action} answered ${res.status()}`);
   return res;
-}
-
-async function register(page, email, name = 'Night Owl') {
-  await open(page, '/register');
-  const form = page.getByTestId('register-form');
-  await form.getByRole('textbox', { name: 'Full name', exact: true }).fill(name);
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
-  assert.equal((await submit(page, form.getByRole('button', { name: 'Create Account' }))).status(), 303, 'registered');
-}
-
-async function signIn(page, email) {
-  await open(page, '/login');
-  const form = page.getByTestId('login-form');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  assert.equal((await submit(page, form.getByRole('button', { name: 'Sign In' }))).status(), 303, 'signed in');
 }
 
 /**
@@ -112,44 +83,8 @@ function measure() {
 
 describe('The back office on a phone', () => {
   const shop = useShop({ env: { PAYMENT_DELAY: '0s' } });
+  const staffAccount = (role) => newStaffAccount(shop, role);
   beforeEach((t) => shop.resetRateLimits(t));
-
-  /** Runs the server binary's staff command on this server's database. */
-  function staff(...args) {
-    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
-    const r = spawnSync(bin, ['staff', ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
-      cwd: shop.server.dataDir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  }
-
-  /**
-   * A new account with a back-office role: registered in a throw-away
-   * context, its address confirmed by the link of its mail (read from the
-   * outbox), then given the role.
-   */
-  async function staffAccount(role) {
-    const email = uniqueEmail(role);
-    const context = await shop.newContext({ js: false });
-    try {
-      const page = await context.newPage();
-      await register(page, email, 'Fay Fulfilment');
-      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
-      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
-      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
-      assert.ok(link, 'registration mailed a confirmation link');
-      const { pathname, search } = new URL(link[0]);
-      await open(page, pathname + search);
-      assert.equal((await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }))).status(), 303, 'confirmed');
-    } finally {
-      await context.close();
-    }
-    staff('add', email, '--role', role);
-    return email;
-  }
 
   /**
    * A shopper (a throw-away context) who placed one paid order of each

@@ -10,14 +10,12 @@
 
 import { describe, beforeEach, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import zlib from 'node:zlib';
 
-import { useShop, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, WAIT_MS, submit } from '../lib/harness.js';
+import { useShop, browserTest, checkA11y, expectVisible, text, open, sqlString, WAIT_MS, submit } from '../lib/harness.js';
+import { signIn, staffAccount } from '../lib/accounts.js';
 
-const PASSWORD = 'moonlit-garden-7';
 // Fetching and resizing the photos runs after the import answered, behind
 // whatever else the machine does: the wait is for the photo to be served,
 // bounded generously so only a shop that never stores it fails.
@@ -91,30 +89,6 @@ function uniqueHandle(label) {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-function uniqueEmail(label) {
-  return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-}
-
-
-async function register(page, email) {
-  await open(page, '/register');
-  const form = page.getByTestId('register-form');
-  await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Night Owl');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
-  const res = await submit(page, form.getByRole('button', { name: 'Create Account' }));
-  assert.equal(res.status(), 303, 'registration succeeded');
-}
-
-async function signIn(page, email) {
-  await open(page, '/login');
-  const form = page.getByTestId('login-form');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  const res = await submit(page, form.getByRole('button', { name: 'Sign In' }));
-  assert.equal(res.status(), 303, 'signed in');
-}
 
 /** Uploads a catalogue file from /admin/catalog and returns the answer. */
 async function upload(page, name, csv) {
@@ -126,6 +100,7 @@ async function upload(page, name, csv) {
 
 describe('Catalogue file', () => {
   const shop = useShop({ env: { IMAGE_FETCH_ALLOW_PRIVATE: 'true' } });
+  const adminAccount = () => staffAccount(shop, 'admin');
   beforeEach((t) => shop.resetRateLimits(t));
 
   before(async () => {
@@ -141,41 +116,6 @@ describe('Catalogue file', () => {
     photoBase = `http://127.0.0.1:${photoHost.address().port}`;
   });
   after(() => new Promise((resolve) => (photoHost ? photoHost.close(resolve) : resolve())));
-
-  /** Runs the server binary's staff command on this server's database. */
-  function staff(...args) {
-    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
-    const r = spawnSync(bin, ['staff', ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
-      cwd: shop.server.dataDir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    return r.stdout;
-  }
-
-  /** A new admin: registered, its address confirmed from the outbox, given the role. */
-  async function adminAccount() {
-    const email = uniqueEmail('admin');
-    const context = await shop.newContext({ js: false });
-    try {
-      const page = await context.newPage();
-      await register(page, email);
-      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
-      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
-      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
-      assert.ok(link, 'registration mailed a confirmation link');
-      const { pathname, search } = new URL(link[0]);
-      await open(page, pathname + search);
-      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
-      assert.equal(res.status(), 303, 'the address is confirmed');
-    } finally {
-      await context.close();
-    }
-    assert.match(staff('add', email, '--role', 'admin'), /is now admin staff/);
-    return email;
-  }
 
   /** The product's page as a shopper sees it, once its photo is stored. */
   async function productPageWithPhoto(page, handle) {

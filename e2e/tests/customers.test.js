@@ -14,26 +14,16 @@
 
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 
 import {
   useShop, browserTest, checkA11y, expectVisible, text, open, submit, follow, sqlString, awaitPayment,
-  E2E_DIR, CAREERS_URL, NARROW,
+  NARROW,
 } from '../lib/harness.js';
+import { uniqueEmail, pathOf, postAs, register, signIn, staffAccount } from '../lib/accounts.js';
 
-const PASSWORD = 'moonlit-garden-7';
 const ZONE = 'America/New_York'; // the shop's time zone (SHOP_TIMEZONE's default)
 const HOSTILE_NAME = '=HYPERLINK("http://evil.example","Click")';
-
-function uniqueEmail(label) {
-  return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
-}
-
-function pathOf(page) {
-  return new URL(page.url()).pathname;
-}
 
 /** This month in the shop's time zone: its first and last day, YYYY-MM-DD. */
 function thisMonth() {
@@ -85,34 +75,6 @@ function csvRows(bytes) {
   return parseCSV(bytes.subarray(3).toString('utf8'));
 }
 
-/** Posts a form from the page's context (its cookies), for quick set-ups. */
-async function postAs(page, pagePath, action, fields) {
-  if (pathOf(page) !== pagePath) await open(page, pagePath);
-  const res = await page.request.post(new URL(action, page.url()).href, { form: fields, maxRedirects: 0 });
-  assert.ok(res.status() < 400, `POST ${action} answered ${res.status()}`);
-  return res;
-}
-
-async function register(page, email) {
-  await open(page, '/register');
-  const form = page.getByTestId('register-form');
-  await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Night Owl');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
-  const res = await submit(page, form.getByRole('button', { name: 'Create Account' }));
-  assert.equal(res.status(), 303, 'registration succeeded');
-}
-
-async function signIn(page, email) {
-  await open(page, '/login');
-  const form = page.getByTestId('login-form');
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-  const res = await submit(page, form.getByRole('button', { name: 'Sign In' }));
-  assert.equal(res.status(), 303, 'signed in');
-}
-
 async function continueAsGuest(page) {
   await open(page, '/login');
   await submit(page, page.getByTestId('continue-guest'));
@@ -141,42 +103,8 @@ async function placeOrder(page, { email, firstName = 'Grace', lastName = 'Hopper
 
 describe('Customers and exports', () => {
   const shop = useShop({ env: { PAYMENT_DELAY: '0s' } });
+  const adminAccount = () => staffAccount(shop, 'admin');
   beforeEach((t) => shop.resetRateLimits(t));
-
-  /** Runs the server binary's staff command on this server's database. */
-  function staff(...args) {
-    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
-    const r = spawnSync(bin, ['staff', ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
-      cwd: shop.server.dataDir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    return r.stdout;
-  }
-
-  /** A new admin: registered, its address confirmed from the outbox, given the role. */
-  async function adminAccount() {
-    const email = uniqueEmail('admin');
-    const context = await shop.newContext({ js: false });
-    try {
-      const page = await context.newPage();
-      await register(page, email);
-      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
-      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
-      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
-      assert.ok(link, 'registration mailed a confirmation link');
-      const { pathname, search } = new URL(link[0]);
-      await open(page, pathname + search);
-      const res = await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }));
-      assert.equal(res.status(), 303, 'the address is confirmed');
-    } finally {
-      await context.close();
-    }
-    assert.match(staff('add', email, '--role', 'admin'), /is now admin staff/);
-    return email;
-  }
 
   /** Runs fn with a page of a fresh context of its own. */
   async function withPage(options, fn) {

@@ -10,74 +10,18 @@
 
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 
-import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, E2E_DIR, CAREERS_URL, submit, follow } from '../lib/harness.js';
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, submit, follow } from '../lib/harness.js';
+import { signIn, staffAccount } from '../lib/accounts.js';
 
-const PASSWORD = 'moonlit-garden-7';
 const PHONE = { width: 375, height: 812 };
-
-function uniqueEmail(label) {
-  const rand = Math.random().toString(36).slice(2, 6);
-  return `${label}-${Date.now()}-${rand}@example.com`;
-}
 
 
 
 describe('Options and variants in the back office', () => {
   const shop = useShop();
+  const adminAccount = () => staffAccount(shop, 'admin');
   beforeEach((t) => shop.resetRateLimits(t));
-
-  /** Runs the server binary's staff command on this server's database. */
-  function staff(...args) {
-    const bin = path.resolve(E2E_DIR, process.env.STOREFRONT_BIN || '../bin/storefront');
-    const r = spawnSync(bin, ['staff', ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATA_DIR: shop.server.dataDir, BASE_URL: shop.baseURL, CAREERS_URL, LOG_LEVEL: 'warn' },
-      cwd: shop.server.dataDir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, `storefront staff ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  }
-
-  /**
-   * A new admin: registered through the form, its address confirmed by the
-   * link of its mail (read from the outbox), then given the role.
-   */
-  async function adminAccount() {
-    const email = uniqueEmail('admin');
-    const context = await shop.newContext({ js: false });
-    try {
-      const page = await context.newPage();
-      await open(page, '/register');
-      const form = page.getByTestId('register-form');
-      await form.getByRole('textbox', { name: 'Full name', exact: true }).fill('Vera Variant');
-      await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-      await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-      await form.getByLabel(/^Confirm password\s*\*?$/).fill(PASSWORD);
-      assert.equal((await submit(page, form.getByRole('button', { name: 'Create Account' }))).status(), 303, 'registered');
-      const mails = shop.queryDB({ diagnostic() {} }, `SELECT body FROM outbox WHERE recipient = ${sqlString(email)} AND subject = 'Confirm your e-mail address'`);
-      assert.ok(mails, 'the confirmation link is read from the outbox table, which needs sqlite3');
-      const link = mails[0]?.body.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]+/);
-      assert.ok(link, 'registration mailed a confirmation link');
-      const { pathname, search } = new URL(link[0]);
-      await open(page, pathname + search);
-      assert.equal((await submit(page, page.getByTestId('confirm-email-form').getByRole('button', { name: 'Confirm' }))).status(), 303, 'confirmed');
-    } finally {
-      await context.close();
-    }
-    staff('add', email, '--role', 'admin');
-    return email;
-  }
-
-  async function signIn(page, email) {
-    await open(page, '/login');
-    const form = page.getByTestId('login-form');
-    await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await form.getByLabel(/^Password\s*\*?$/).fill(PASSWORD);
-    assert.equal((await submit(page, form.getByRole('button', { name: 'Sign In' }))).status(), 303, 'signed in');
-  }
 
   /** The variant rows as "label id stock", in order. */
   async function rows(page) {
