@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { open, submit, sqlString, E2E_DIR, CAREERS_URL } from './harness.js';
+import { open, submit, sqlString, awaitPayment, E2E_DIR, CAREERS_URL } from './harness.js';
 
 export const PASSWORD = 'moonlit-garden-7';
 
@@ -84,4 +84,30 @@ export async function staffAccount(shop, role, js) {
   }
   assert.match(staffCommand(shop, 'add', email, '--role', role), /is now .* staff/);
   return email;
+}
+
+/**
+ * Buys quantity of product as whoever page is (an account or a guest),
+ * through the checkout's posts with a US address and the demo card, and
+ * returns the order's number once it is paid: a quick set-up for journeys
+ * that start from an order.
+ */
+export async function orderAs(page, { email, product = 'nb-012', quantity = 1, firstName = 'Grace', lastName = 'Hopper' }) {
+  await postAs(page, `/product/${product}`, '/cart/items', { product_id: product, quantity: String(quantity) });
+  await postAs(page, '/checkout/shipping', '/checkout/shipping', {
+    firstName, lastName, email, phone: '+1 555 0199', address: '12 Harbour Lane',
+    city: 'Arlington', state: 'VA', zipCode: '22201', country: 'United States',
+  });
+  const year = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
+  await postAs(page, '/checkout/payment', '/checkout/payment', {
+    cardNumber: '4242 4242 4242 4242', cardName: `${firstName} ${lastName}`, expiryDate: `12/${year}`, cvv: '123', action: 'next',
+  });
+  await open(page, '/checkout/review');
+  const key = await page.locator('input[name=key]').first().inputValue();
+  const res = await postAs(page, '/checkout/review', '/checkout/place', { key });
+  const m = /\/orders\/(NOC-[\w-]+)\/status$/.exec(res.headers().location ?? '');
+  assert.ok(m, `Place Order led to the order's status page (${res.status()} ${res.headers().location})`);
+  await open(page, `/orders/${m[1]}/status`);
+  assert.equal(await awaitPayment(page), 'paid');
+  return m[1];
 }

@@ -13,8 +13,8 @@
 import { describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, awaitPayment, submit, follow } from '../lib/harness.js';
-import { uniqueEmail, pathOf, postAs, register, signIn, staffAccount as newStaffAccount } from '../lib/accounts.js';
+import { useShop, forEachMode, browserTest, checkA11y, expectVisible, text, open, sqlString, submit, follow } from '../lib/harness.js';
+import { uniqueEmail, pathOf, register, signIn, orderAs, staffAccount as newStaffAccount } from '../lib/accounts.js';
 
 
 describe('Back office', () => {
@@ -26,23 +26,8 @@ describe('Back office', () => {
   async function shopperWithOrder(page, js) {
     const email = uniqueEmail('shopper', js);
     await register(page, email);
-    await postAs(page, '/product/nb-012', '/cart/items', { product_id: 'nb-012', quantity: '1' });
-    await postAs(page, '/checkout/shipping', '/checkout/shipping', {
-      firstName: 'Grace', lastName: 'Hopper', email, phone: '+1 555 0199', address: '12 Harbour Lane',
-      city: 'Arlington', state: 'VA', zipCode: '22201', country: 'United States',
-    });
-    const year = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
-    await postAs(page, '/checkout/payment', '/checkout/payment', {
-      cardNumber: '4242 4242 4242 4242', cardName: 'Grace Hopper', expiryDate: `12/${year}`, cvv: '123', action: 'next',
-    });
-    await open(page, '/checkout/review');
-    const key = await page.locator('input[name=key]').first().inputValue();
-    const res = await postAs(page, '/checkout/review', '/checkout/place', { key });
-    const m = /\/orders\/(NOC-[\w-]+)\/status$/.exec(res.headers().location ?? '');
-    assert.ok(m, `Place Order led to the order's status page (${res.status()} ${res.headers().location})`);
-    await open(page, `/orders/${m[1]}/status`);
-    assert.equal(await awaitPayment(page), 'paid');
-    return { email, orderID: m[1] };
+    const orderID = await orderAs(page, { email, product: 'nb-012', quantity: 1 });
+    return { email, orderID };
   }
 
   forEachMode('staff ship an order; the shopper sees the tracking number and gets the e-mail', async ({ page, js, shop, t }) => {

@@ -17,10 +17,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
 import {
-  useShop, browserTest, checkA11y, expectVisible, text, open, submit, follow, sqlString, awaitPayment,
+  useShop, browserTest, checkA11y, expectVisible, text, open, submit, follow, sqlString,
   NARROW,
 } from '../lib/harness.js';
-import { uniqueEmail, pathOf, postAs, register, signIn, staffAccount } from '../lib/accounts.js';
+import { uniqueEmail, pathOf, register, signIn, orderAs, staffAccount } from '../lib/accounts.js';
 
 const ZONE = 'America/New_York'; // the shop's time zone (SHOP_TIMEZONE's default)
 const HOSTILE_NAME = '=HYPERLINK("http://evil.example","Click")';
@@ -81,24 +81,8 @@ async function continueAsGuest(page) {
 }
 
 /** Buys one lamp as whoever page is (an account or a guest); returns the order's number. */
-async function placeOrder(page, { email, firstName = 'Grace', lastName = 'Hopper' }) {
-  await postAs(page, '/product/nb-012', '/cart/items', { product_id: 'nb-012', quantity: '1' });
-  await postAs(page, '/checkout/shipping', '/checkout/shipping', {
-    firstName, lastName, email, phone: '+1 555 0199', address: '12 Harbour Lane',
-    city: 'Arlington', state: 'VA', zipCode: '22201', country: 'United States',
-  });
-  const year = String((new Date().getFullYear() + 2) % 100).padStart(2, '0');
-  await postAs(page, '/checkout/payment', '/checkout/payment', {
-    cardNumber: '4242 4242 4242 4242', cardName: 'Grace Hopper', expiryDate: `12/${year}`, cvv: '123', action: 'next',
-  });
-  await open(page, '/checkout/review');
-  const key = await page.locator('input[name=key]').first().inputValue();
-  const res = await postAs(page, '/checkout/review', '/checkout/place', { key });
-  const m = /\/orders\/(NOC-[\w-]+)\/status$/.exec(res.headers().location ?? '');
-  assert.ok(m, `Place Order led to the order's status page (${res.status()} ${res.headers().location})`);
-  await open(page, `/orders/${m[1]}/status`);
-  assert.equal(await awaitPayment(page), 'paid');
-  return m[1];
+function placeOrder(page, { email, firstName = 'Grace', lastName = 'Hopper' }) {
+  return orderAs(page, { email, firstName, lastName });
 }
 
 describe('Customers and exports', () => {
