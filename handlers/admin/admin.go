@@ -184,7 +184,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
 		carriers:  &carrierPages{Pages: p, store: d.Carriers, audit: d.Service},
 		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service, returns: d.Returns},
-		exports:   &exportPages{Pages: p, store: d.Exports, audit: d.Service, loc: loc},
+		exports:   &exportPages{Pages: p, store: d.Exports, loc: loc},
 		returns:   &returnPages{Pages: p, store: d.Returns},
 		bulk:      newBulkPages(p, d),
 	}
