@@ -403,6 +403,9 @@ func TestPayments_SweepSettlesOrderOfKilledInstance(t *testing.T) {
 	if pgCount(t, dbURL, `SELECT COUNT(*) FROM orders WHERE id = $1`, id) == 0 {
 		t.Fatalf("the sweep released the paid order instead of completing it\nB:\n%s", b.logs)
 	}
+	// The mail goes out after the order is completed: wait for it, then
+	// check it went once.
+	waitFor(t, "the confirmation mail", func() bool { return snapshotOrder(t, dbURL, id, product).Mails > 0 })
 	got := snapshotOrder(t, dbURL, id, product)
 	if got.Status != shop.StatusProcessing || got.Payment != shop.PaymentPaid || got.Intent == "" {
 		t.Errorf("after the sweep: %s/%s intent %q, want processing/paid with the payment intent\nB:\n%s", got.Status, got.Payment, got.Intent, b.logs)
