@@ -538,11 +538,13 @@ function formatViolations(violations) {
  * state to check (open an entry, submit a form…) after it has loaded.
  * options.setup(page, context) runs in each fresh context before pagePath is
  * opened (sign in, fill a cart…), for pages that need a state first.
+ * options.noScript says the page loads no script (the back office): both
+ * modes would see the same page, so it is checked once, scripts blocked.
  */
-export async function checkA11y(pagePath, { viewport = WIDE, prepare, setup } = {}) {
+export async function checkA11y(pagePath, { viewport = WIDE, prepare, setup, noScript = false } = {}) {
   const shop = current();
   const failures = [];
-  for (const mode of AXE_MODES) {
+  for (const mode of noScript ? AXE_MODES.filter((m) => m.blockScripts) : AXE_MODES) {
     const context = await shop.newContext({ js: true, blockScripts: mode.blockScripts, viewport });
     try {
       const page = await context.newPage();
