@@ -296,7 +296,7 @@ func TestAdmin_SelectionCSV(t *testing.T) {
 		{"Street", "'+1 Harbour Lane"},
 		{"City", "'@SUM(A1)"},
 		{"Email", "ada@example.com"},
-		{"Total", money.Text(o.Total)},
+		{"Total", money.Decimal(o.Total, "")},
 		{"Status", shop.StatusProcessing},
 	} {
 		if got := rows[1][col[tt.column]]; got != tt.want {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/backoffice"
+	"github.com/nocturne/storefront/internal/csvexport"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/views/pages"
 )
@@ -183,7 +184,7 @@ func (a *bulkPages) adminSelectionCSV(c *fiber.Ctx) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := backoffice.WriteOrdersCSV(&b, orders); err != nil {
+	if err := csvexport.WriteShipments(&b, orders); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")

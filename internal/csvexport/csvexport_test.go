@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,5 +202,57 @@ func TestWriteLinesAndCustomers(t *testing.T) {
 	}
 	if got := readBack(t, b.Bytes()); !reflect.DeepEqual(got, want) {
 		t.Errorf("customers:\n got %q\nwant %q", got, want)
+	}
+}
+
+// The selection's CSV opens in a spreadsheet as text where shoppers typed
+// it, and as numbers where it is money.
+func TestWriteShipments(t *testing.T) {
+	o := shop.Order{ID: "NOC-261121-AB12", Email: "ada@example.com", Status: shop.StatusProcessing, PaymentStatus: shop.PaymentPaid,
+		Subtotal: 4500, Shipping: 599, Tax: 0, Total: 5099, Currency: "usd", CreatedAt: time.Date(2026, 11, 21, 12, 30, 0, 0, time.UTC),
+		ShipTo: shop.Address{Name: "=HYPERLINK(\"http://evil\")", Street: "+1 Harbour Lane", City: "-Arlington", State: "@VA",
+			ZipCode: "\t22201", Country: "\rUnited States", Phone: "555 0199"},
+		Lines: []shop.OrderLine{{Name: "Lamp", Quantity: 2, Price: 2250}}}
+	var b bytes.Buffer
+	if err := csvexport.WriteShipments(&b, []shop.Order{o}); err != nil {
+		t.Fatal(err)
+	}
+	body := b.String()
+	if !strings.HasPrefix(body, "\uFEFFOrder,") {
+		t.Fatalf("no byte order mark before the header: %q", body[:min(20, len(body))])
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\uFEFF"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("got %d rows, want header and one order", len(rows))
+	}
+	cell := map[string]string{}
+	for i, h := range rows[0] {
+		cell[h] = rows[1][i]
+	}
+	for _, tt := range []struct{ column, want string }{
+		{"Order", "NOC-261121-AB12"},
+		{"Placed (UTC)", "2026-11-21 12:30"},
+		{"Items", "2"},
+		{"Subtotal", "45.00"},
+		{"Shipping", "5.99"},
+		{"Total", "50.99"},
+		{"Currency", "USD"},
+		{"Ship to", "'=HYPERLINK(\"http://evil\")"},
+		{"Street", "'+1 Harbour Lane"},
+		{"City", "'-Arlington"},
+		{"State", "'@VA"},
+		{"ZIP", "'\t22201"},
+		// Read back, a carriage return in a CRLF file is a line end's: the
+		// cell's apostrophe is what matters.
+		{"Country", "'United States"},
+		{"Phone", "555 0199"},
+		{"Tracking number", ""},
+	} {
+		if got := cell[tt.column]; got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.column, got, tt.want)
+		}
 	}
 }

@@ -76,3 +76,34 @@ func write(w io.Writer, e Export, rows func(*Writer) error) error {
 	}
 	return out.Flush()
 }
+
+// Shipments is the orders ticked in the back office's list, for whoever
+// packs and ships them: the money columns of the orders export, and where
+// each goes and how.
+var Shipments = Export{Name: "orders", Title: "Selected orders", Header: []string{
+	"Order", "Placed (UTC)", "Email", "Status", "Payment", "Items",
+	"Subtotal", "Discount", "Shipping", "Tax", "Total", "Refunded", "Currency",
+	"Ship to", "Street", "City", "State", "ZIP", "Country", "Phone",
+	"Shipping method", "Carrier", "Tracking number",
+}}
+
+// WriteShipments writes orders as Shipments, one row an order, times in UTC.
+func WriteShipments(w io.Writer, orders []shop.Order) error {
+	return write(w, Shipments, func(out *Writer) error {
+		for _, o := range orders {
+			cur := o.Currency
+			cells := []Cell{Text(o.ID), Cell{o.CreatedAt.UTC().Format("2006-01-02 15:04")}, Text(o.Email),
+				Text(o.Status), Text(o.PaymentStatus), Int(o.ItemCount()),
+				Money(o.Subtotal, cur), Money(o.Discount, cur), Money(o.Shipping, cur), Money(o.Tax, cur),
+				Money(o.Total, cur), Money(o.Refunded, cur), Text(strings.ToUpper(cur))}
+			for _, s := range []string{o.ShipTo.Name, o.ShipTo.Street, o.ShipTo.City, o.ShipTo.State, o.ShipTo.ZipCode,
+				o.ShipTo.Country, o.ShipTo.Phone, o.ShippingMethod, o.Carrier, o.TrackingNumber} {
+				cells = append(cells, Text(s))
+			}
+			if err := out.Write(cells...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
