@@ -215,9 +215,10 @@ describe('Catalogue file', () => {
   browserTest('the catalogue file page and the report pass axe', async () => {
     const email = await adminAccount();
     const setup = (page) => signIn(page, email);
-    await checkA11y('/admin/catalog', { setup });
+    await checkA11y('/admin/catalog', { setup, noScript: true });
     await checkA11y('/admin/catalog', {
       setup,
+      noScript: true,
       prepare: async (page) => {
         const res = await upload(page, 'axe.csv', productCSV(uniqueHandle('axe-lamp'), 'Axe Lamp'));
         assert.equal(res.status(), 200);
@@ -226,6 +227,7 @@ describe('Catalogue file', () => {
     // A refused upload, with its message next to the field.
     await checkA11y('/admin/catalog', {
       setup,
+      noScript: true,
       prepare: async (page) => {
         await open(page, '/admin/catalog');
         const form = page.getByTestId('catalog-import-form');

@@ -132,13 +132,14 @@ describe('Options and variants in the back office', () => {
     }
     // The photos editor of the same product too.
     for (const p of [withVariants, plain, '/admin/products/nb-043/photos']) {
-      await checkA11y(p, { setup });
-      await checkA11y(p, { setup, viewport: PHONE });
+      await checkA11y(p, { setup, noScript: true });
+      await checkA11y(p, { setup, viewport: PHONE, noScript: true });
     }
     // With a refused form's messages shown: a name the product has.
     await checkA11y(withVariants, {
       setup,
       viewport: PHONE,
+      noScript: true,
       prepare: async (page) => {
         const form = page.getByTestId('add-option-form');
         await form.getByRole('textbox', { name: 'New option' }).fill('colour');
