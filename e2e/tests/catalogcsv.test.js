@@ -121,13 +121,16 @@ describe('Catalogue file', () => {
   async function productPageWithPhoto(page, handle) {
     await open(page, `/product/${handle}`);
     // The photos are fetched after the import answered: wait for the
-    // shop to serve the product's own photo (evaluate works with
-    // JavaScript off too).
+    // shop to show the product's own photo as its main one (evaluate works
+    // with JavaScript off too). The gallery's thumbnails, read from the
+    // store, can show a photo stored a moment before the catalogue that
+    // holds the cover is reloaded: only the main photo says it is done.
     await page.waitForFunction((h) => {
       const x = new XMLHttpRequest();
       x.open('GET', `/product/${h}`, false);
       x.send();
-      return x.responseText.includes(`src="/img/${h}/`);
+      const main = new DOMParser().parseFromString(x.responseText, 'text/html').querySelector('[data-testid="product-detail"] #photo img');
+      return (main?.getAttribute('src') ?? '').startsWith(`/img/${h}/`);
     }, handle, { polling: 250, timeout: PHOTO_WAIT_MS });
     await open(page, `/product/${handle}`);
   }
