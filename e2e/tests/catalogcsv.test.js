@@ -12,6 +12,7 @@ import { describe, beforeEach, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import zlib from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { useShop, browserTest, checkA11y, expectVisible, text, open, sqlString, WAIT_MS, submit } from '../lib/harness.js';
 import { signIn, staffAccount } from '../lib/accounts.js';
@@ -119,21 +120,23 @@ describe('Catalogue file', () => {
 
   /** The product's page as a shopper sees it, once its photo is stored. */
   async function productPageWithPhoto(page, handle) {
-    await open(page, `/product/${handle}`);
-    // The photos are fetched after the import answered: wait for the
-    // shop to show the product's own photo as its main one (evaluate works
-    // with JavaScript off too). The gallery's thumbnails, read from the
-    // store, can show a photo stored a moment before the catalogue that
-    // holds the cover is reloaded: only the main photo says it is done.
-    await page.waitForFunction((h) => {
-      const x = new XMLHttpRequest();
-      x.open('GET', `/product/${h}`, false);
-      x.send();
-      const main = new DOMParser().parseFromString(x.responseText, 'text/html').querySelector('[data-testid="product-detail"] #photo img');
-      return (main?.getAttribute('src') ?? '').startsWith(`/img/${h}/`);
-    }, handle, { polling: 250, timeout: PHOTO_WAIT_MS });
+    // The photos are fetched after the import answered: wait for the shop
+    // to show the product's own photo as its main one. The gallery's
+    // thumbnails, read from the store, can show a photo a moment before
+    // the reloaded catalogue holds the cover: only the main photo says it
+    // is done. Polled from here: with JavaScript off the page runs no
+    // timers, so a wait inside it would look once.
+    const deadline = Date.now() + PHOTO_WAIT_MS;
+    for (;;) {
+      const html = await (await page.request.get(`/product/${handle}`)).text();
+      const main = /id="photo"[^>]*>[\s\S]*?<img src="([^"]*)"/.exec(html);
+      if (main && main[1].startsWith(`/img/${handle}/`)) break;
+      assert.ok(Date.now() < deadline, `the product's photo is not its main one yet: ${main && main[1]}`);
+      await sleep(250);
+    }
     await open(page, `/product/${handle}`);
   }
+
 
   browserTest('an admin imports a product with 2 options × 3 values; its page shows it [JavaScript off]', async ({ shop: s }) => {
     const email = await adminAccount();
