@@ -36,9 +36,9 @@ import (
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/netlimit"
+	"github.com/nocturne/storefront/internal/paymethods"
 	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
-	"github.com/nocturne/storefront/internal/stripepay"
 	"github.com/nocturne/storefront/static"
 )
 
@@ -52,6 +52,11 @@ func main() {
 func run(ctx context.Context, args []string, getenv func(string) string) error {
 	cfg, err := config.Load(getenv)
 	if err != nil {
+		return err
+	}
+	// The payment methods check their own settings: a refused one stops
+	// the start here, before the database is opened, as a bad setting does.
+	if _, err := paymethods.New(cfg, nil, nil); err != nil {
 		return err
 	}
 	// Every amount the process writes or reads is in the shop's currency,
@@ -146,18 +151,17 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	if err != nil {
 		return nil, nil, err
 	}
-	gateway := &checkout.SimulatedGateway{Delay: cfg.PaymentDelay, Charges: db}
-	stripe, err := newStripe(cfg)
+	methods, err := paymethods.New(cfg, db, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: cfg.Location, Version: cat.Version}
-	checkoutSvc := startCheckout(ctx, cfg, db, gateway, stripe, prices, mailer, log, jobs)
+	checkoutSvc := startCheckout(ctx, cfg, db, methods, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	office.Carriers = db
 	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
-	startPaymentSweep(ctx, cfg, db, office, log, jobs)
+	startPaymentSweep(ctx, methods, db, office, log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
 	app := handlers.New(handlers.Deps{
@@ -185,7 +189,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Prices:      prices,
 		Location:    cfg.Location,
 		Payments:    checkoutSvc,
-		Webhooks:    webhooks(stripe),
+		Methods:     methods,
 		Stock:       db,
 		Variants:    cat,
 		Unavailable: db.Unavailable,
@@ -274,15 +278,11 @@ func newGoogle(cfg *config.Config) *auth.Google {
 // left by a crash are resolved at start, then periodically (completed if the
 // gateway charged them, released if not). With several instances, one at a
 // time sweeps.
-func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway checkout.Gateway, stripe *stripepay.Client,
+func startCheckout(ctx context.Context, cfg *config.Config, db *backend, methods *checkout.Methods,
 	prices *checkout.Prices, mailer mail.Mailer, log *slog.Logger, jobs *errgroup.Group) *checkout.Service {
 	svc := &checkout.Service{
-		Orders: db, Carts: db, Payments: db, Gateway: gateway,
+		Orders: db, Carts: db, Payments: db, Methods: methods,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout, Prices: prices,
-		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold},
-	}
-	if stripe != nil {
-		svc.Stripe = checkout.Stripe{Pages: stripe, TTL: cfg.Payments.StripeSessionTTL}
 	}
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
@@ -296,38 +296,19 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, gateway
 	return svc
 }
 
-// newStripe is the Stripe client when Stripe is offered, else nil.
-func newStripe(cfg *config.Config) (*stripepay.Client, error) {
-	p := cfg.Payments
-	if !p.Offers(shop.ProviderStripe) {
-		return nil, nil
-	}
-	c, err := stripepay.New(stripepay.Config{SecretKey: p.StripeSecretKey, WebhookSecret: p.StripeWebhookSecret, APIURL: p.StripeAPIURL})
-	if err != nil {
-		return nil, fmt.Errorf("stripe: %w", err)
-	}
-	return c, nil
-}
-
-// webhooks is the webhook parser of a Stripe client, or none.
-func webhooks(c *stripepay.Client) handlers.WebhookParser {
-	if c == nil {
-		return nil
-	}
-	return c
-}
-
 // startPaymentSweep cancels, every minute on one instance at a time, the
-// bank transfers that did not arrive within their hold, so their stock goes
-// back on sale. It runs even when bank transfers are no longer offered:
-// orders placed before still hold stock.
-func startPaymentSweep(ctx context.Context, cfg *config.Config, db *backend, office *backoffice.Service, log *slog.Logger, jobs *errgroup.Group) {
+// orders of methods paid by hand (bank transfers) whose money did not
+// arrive within their hold, so their stock goes back on sale. It runs for
+// every method, offered or not: orders placed before still hold stock.
+func startPaymentSweep(ctx context.Context, methods *checkout.Methods, db *backend, office *backoffice.Service, log *slog.Logger, jobs *errgroup.Group) {
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockPaymentSweep, time.Minute, log, "payment sweep", func(ctx context.Context) {
-			if n, err := office.ExpireTransfers(ctx, cfg.Payments.BankTransferHold); err != nil && !errors.Is(err, context.Canceled) {
-				log.Error("payment sweep", "err", err)
-			} else if n > 0 {
-				log.Info("payment sweep: unpaid bank transfers cancelled", "orders", n)
+			for _, m := range methods.All() {
+				if n, err := office.ExpireUnpaid(ctx, m.Name(), m.Words()); err != nil && !errors.Is(err, context.Canceled) {
+					log.Error("payment sweep", "method", m.Name(), "err", err)
+				} else if n > 0 {
+					log.Info("payment sweep: unpaid orders cancelled", "method", m.Name(), "orders", n)
+				}
 			}
 		})
 	})

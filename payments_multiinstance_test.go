@@ -385,7 +385,7 @@ func TestPayments_SweepSettlesOrderOfKilledInstance(t *testing.T) {
 	}
 
 	// The lease of a Stripe order is its page's 30 minutes plus 5 for the
-	// webhook (checkout.StripeMargin), longer than a test can wait; the
+	// webhook (stripepay.Margin), longer than a test can wait; the
 	// page's time running out is simulated by ending the lease A wrote.
 	conn, err := pgx.Connect(context.Background(), dbURL)
 	if err != nil {

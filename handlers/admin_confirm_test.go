@@ -11,7 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/nocturne/storefront/internal/backoffice"
-	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/democard"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -93,7 +93,7 @@ func TestAdmin_CancelConfirmation(t *testing.T) {
 	if o.Status != shop.StatusCancelled || o.Refunded != o.Total || o.CancelReason != "Damaged in the warehouse" {
 		t.Fatalf("after confirming: %s, %v of %v refunded, reason %q", o.Status, o.Refunded, o.Total, o.CancelReason)
 	}
-	if c, err := b.app.db.ChargeByKey(ctx, checkout.RefundKey(o.ChargeKey)); err != nil || c.Amount != o.Total {
+	if c, err := b.app.db.ChargeByKey(ctx, democard.RefundKey(o.ChargeKey)); err != nil || c.Amount != o.Total {
 		t.Errorf("refund charge: %+v %v", c, err)
 	}
 

@@ -22,7 +22,7 @@ import (
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/handlers/admin"
 	"github.com/nocturne/storefront/internal/backoffice"
-	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/democard"
 	"github.com/nocturne/storefront/internal/images"
 	"github.com/nocturne/storefront/internal/images/imagestest"
 	"github.com/nocturne/storefront/internal/money"
@@ -292,7 +292,7 @@ func TestAdmin_CancelReturnsStockAndRefunds(t *testing.T) {
 		t.Errorf("stock after cancel: %d, want 3", n)
 	}
 	o, _ := b.app.db.Order(ctx, b.orderID)
-	if c, err := b.app.db.ChargeByKey(ctx, checkout.RefundKey(o.ChargeKey)); err != nil || c.Amount != o.Total || c.Outcome != checkout.ChargeRefunded {
+	if c, err := b.app.db.ChargeByKey(ctx, democard.RefundKey(o.ChargeKey)); err != nil || c.Amount != o.Total || c.Outcome != democard.ChargeRefunded {
 		t.Errorf("refund: %+v, %v", c, err)
 	}
 	_, doc = b.shopper.get("/orders/" + b.orderID)

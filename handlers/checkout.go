@@ -13,9 +13,7 @@ import (
 	"github.com/nocturne/storefront/handlers/session"
 	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/checkout"
-	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
-	"github.com/nocturne/storefront/internal/stripepay"
 	"github.com/nocturne/storefront/views/pages"
 )
 
@@ -27,8 +25,9 @@ type checkoutHandlers struct {
 	carts    shop.CartStore
 	orders   shop.OrderStore
 	owners   *cartOwners
-	payments config.Payments
-	prices   Pricer
+	// paymethods are the payment methods, and which are offered.
+	paymethods *checkout.Methods
+	prices     Pricer
 	// location is the shop's time zone: shipping cut-offs and delivery
 	// dates are in it.
 	location *time.Location
@@ -80,14 +79,10 @@ type placing struct {
 	Code       string            `json:"code,omitempty"`
 }
 
-// paymentChosen reports whether the Payment step is done: a demo card was
-// given, or another method still offered was chosen.
-func (st checkoutState) paymentChosen(p config.Payments) bool {
-	switch st.Method {
-	case "", shop.ProviderDemo:
-		return st.Card != nil && p.Offers(shop.ProviderDemo)
-	}
-	return p.Offers(st.Method)
+// paymentChosen reports whether the Payment step is done: a method still
+// offered was chosen, with a card when it takes one.
+func (st checkoutState) paymentChosen(ms *checkout.Methods) bool {
+	return ms.Offers(st.Method) && (st.Card != nil || !ms.For(st.Method).Words().Card)
 }
 
 // card is the demo card kept, or none.
@@ -96,23 +91,6 @@ func (st checkoutState) card() checkout.Card {
 		return checkout.Card{}
 	}
 	return st.Card.card()
-}
-
-// payMethods are the methods the Payment step offers, as it shows them.
-func payMethods(p config.Payments, holdDays int) []pages.PayMethod {
-	var out []pages.PayMethod
-	for _, m := range p.Methods {
-		switch m {
-		case shop.ProviderDemo:
-			out = append(out, pages.PayMethod{Value: m, Label: "Demo card", Note: "a simulated card payment: no money is taken"})
-		case shop.ProviderStripe:
-			out = append(out, pages.PayMethod{Value: m, Label: "Card", Note: "on Stripe's secure payment page"})
-		case shop.ProviderBankTransfer:
-			out = append(out, pages.PayMethod{Value: m, Label: "Bank transfer",
-				Note: fmt.Sprintf("pay from your bank after placing the order; we hold your items for %d days", holdDays)})
-		}
-	}
-	return out
 }
 
 // MsgChooseMethod asks for a payment method the Payment step offers.
@@ -209,7 +187,7 @@ func (a *checkoutHandlers) checkoutEntry(c *fiber.Ctx) error {
 	switch {
 	case st.Shipping == nil:
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
-	case !st.paymentChosen(a.payments):
+	case !st.paymentChosen(a.paymethods):
 		return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 	}
 	return c.Redirect("/checkout/review", fiber.StatusSeeOther)
@@ -374,7 +352,7 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 			Error: MsgChooseMethod, Errors: shop.FieldErrors{"method": MsgChooseMethod}, CardName: strings.TrimSpace(web.FormValue(c, "cardName")),
 			SavedCard: saved})
 	}
-	if method != shop.ProviderDemo {
+	if !a.paymethods.For(method).Words().Card {
 		st.Method, st.Card = method, nil
 		if err := a.saveCheckout(c, st); err != nil {
 			return err
@@ -397,10 +375,10 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 			Error: msg, Errors: errs, CardName: strings.TrimSpace(in.CardName), SaveCard: in.SaveCard, SavedCard: saved,
 			Methods: a.methods(priced), Method: method})
 	}
-	if card.Token, err = a.checkout.Tokenize(c.UserContext(), in.CardNumber, card); err != nil {
+	if card.Token, err = a.checkout.Tokenize(c.UserContext(), method, in.CardNumber, card); err != nil {
 		return err
 	}
-	st.Method = shop.ProviderDemo
+	st.Method = method
 	st.Card = &keptCard{Brand: card.Brand, Last4: card.Last4, ExpMonth: card.ExpMonth, ExpYear: card.ExpYear, Token: card.Token, Save: card.Save}
 	if err := a.saveCheckout(c, st); err != nil {
 		return err
@@ -426,7 +404,6 @@ func (a *checkoutHandlers) reviewStep(c *fiber.Ctx, status int, owner string, ca
 	if err != nil {
 		return err
 	}
-	card := st.card()
 	why := ""
 	if declined {
 		why = checkout.MsgCardDeclined
@@ -437,7 +414,7 @@ func (a *checkoutHandlers) reviewStep(c *fiber.Ctx, status int, owner string, ca
 		code = pages.CodeForm{Action: "/checkout/code", Value: promoCode(c, a.sessions), Error: msg}
 	}
 	return a.renderStep(c, status, pages.CheckoutStep{Step: 3, Summary: summary(cart, priced), Shipping: shippingForm(*st.Shipping),
-		CardLabel: card.Label(), CardExpiry: card.Expiry(), Method: st.Method, Key: key, Error: msg, Declined: why, Code: code})
+		Payment: a.payment(st), Key: key, Error: msg, Declined: why, Code: code})
 }
 
 // isPromoMessage reports whether msg is why a promo code was refused.
@@ -457,7 +434,7 @@ func (a *checkoutHandlers) reviewCode(c *fiber.Ctx) error {
 		return err
 	}
 	st := a.loadCheckout(c)
-	if st.Shipping == nil || !st.paymentChosen(a.payments) {
+	if st.Shipping == nil || !st.paymentChosen(a.paymethods) {
 		return c.Redirect("/checkout", fiber.StatusSeeOther)
 	}
 	if web.FormValue(c, "action") == "remove" {
@@ -502,9 +479,8 @@ func (a *checkoutHandlers) reviewRefused(c *fiber.Ctx, owner string, cart shop.C
 	if err != nil {
 		return err
 	}
-	card := st.card()
 	return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 3, Summary: summary(cart, priced),
-		Shipping: shippingForm(*st.Shipping), CardLabel: card.Label(), CardExpiry: card.Expiry(), Method: st.Method, Key: key,
+		Shipping: shippingForm(*st.Shipping), Payment: a.payment(st), Key: key,
 		Code: pages.CodeForm{Action: "/checkout/code", Value: typed, Error: msg}})
 }
 
@@ -517,20 +493,33 @@ func (a *checkoutHandlers) reviewPage(c *fiber.Ctx) error {
 	switch {
 	case st.Shipping == nil:
 		return c.Redirect("/checkout/shipping", fiber.StatusSeeOther)
-	case !st.paymentChosen(a.payments):
+	case !st.paymentChosen(a.paymethods):
 		return c.Redirect("/checkout/payment", fiber.StatusSeeOther)
 	}
 	return a.reviewStep(c, fiber.StatusOK, u.ID, cart, st, "", false)
 }
 
-// methods are the Payment step's choices for cart: a card provider is not
-// offered below its minimum charge.
+// methods are the Payment step's choices for cart, in its words: a method
+// is not offered below its minimum charge.
 func (a *checkoutHandlers) methods(priced checkout.Priced) []pages.PayMethod {
-	p := a.payments
-	if priced.Total < stripepay.MinimumCharge {
-		p.Methods = slices.DeleteFunc(slices.Clone(p.Methods), func(m string) bool { return m == shop.ProviderStripe })
+	var out []pages.PayMethod
+	for _, m := range a.paymethods.Offered() {
+		w := m.Words()
+		if priced.Total >= w.Minimum {
+			out = append(out, pages.PayMethod{Value: m.Name(), Label: w.Label, Note: w.Note, Card: w.Card})
+		}
 	}
-	return payMethods(p, checkout.BankTransfer{Hold: p.BankTransferHold}.HoldDays())
+	return out
+}
+
+// payment is what the review says of the method chosen: its words, or
+// the card given.
+func (a *checkoutHandlers) payment(st checkoutState) pages.ReviewPayment {
+	if w := a.paymethods.For(st.Method).Words(); w.Review != "" {
+		return pages.ReviewPayment{Label: w.Review, Note: w.ReviewNote}
+	}
+	card := st.card()
+	return pages.ReviewPayment{Label: card.Label(), Note: "Expires " + card.Expiry()}
 }
 
 // offers reports whether the Payment step offers method for cart.
@@ -551,22 +540,11 @@ func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
 	}
 	st := a.loadCheckout(c)
 	key := web.FormValue(c, "key")
-	if key == "" || st.Shipping == nil || !st.paymentChosen(a.payments) {
+	if key == "" || st.Shipping == nil || !st.paymentChosen(a.paymethods) {
 		// A replayed form after the checkout ended: show what became of it.
 		return a.showPlaced(c, u.ID, key, "")
 	}
 	ch := a.choice(c, u, st)
-	if ch.Code != "" {
-		// A code that no longer applies was left out of the review's
-		// price and key; Place prices what was reviewed.
-		if cart, err := a.carts.Cart(c.UserContext(), u.ID); err != nil {
-			return err
-		} else if priced, err := a.prices.Price(c.UserContext(), cart, ch); err != nil {
-			return err
-		} else if priced.CodeErr != nil {
-			ch.Code = ""
-		}
-	}
 	res, err := a.checkout.Place(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping,
 		Method: st.Method, Card: st.card(), Key: key, Choice: ch})
 	if err != nil {
@@ -581,14 +559,16 @@ func (a *checkoutHandlers) placeOrder(c *fiber.Ctx) error {
 		if err := a.sessions.Set(c, sessionCheckout, ""); err != nil {
 			return err
 		}
-	case res.State == checkout.Processing && res.Order.PaymentProvider == shop.ProviderDemo:
+	case res.State == checkout.Processing && a.paymethods.For(res.Order.PaymentProvider).Words().Card:
+		// The status page tells a decline of the card, and "Use another
+		// card" gives the checkout back.
 		st = checkoutState{Placing: &placing{OrderID: res.Order.ID, Key: key, Token: st.card().Token,
-			Shipping: *st.Shipping, Method: st.Method, ShipMethod: st.ShipMethod, Code: ch.Code}}
+			Shipping: *st.Shipping, Method: st.Method, ShipMethod: st.ShipMethod, Code: res.Code}}
 		if err := a.saveCheckout(c, st); err != nil {
 			return err
 		}
 	}
-	if res.Fresh && ch.Code != "" {
+	if res.Fresh && res.Code != "" {
 		// The order holds the code now; a declined card gives it back
 		// with the rest of the checkout ("Use another card").
 		if err := a.sessions.Set(c, sessionCode, ""); err != nil {
@@ -605,7 +585,7 @@ func (a *checkoutHandlers) reviewAgain(c *fiber.Ctx, owner string, st checkoutSt
 	if err != nil {
 		return err
 	}
-	if len(cart.Lines) == 0 || st.Shipping == nil || !st.paymentChosen(a.payments) {
+	if len(cart.Lines) == 0 || st.Shipping == nil || !st.paymentChosen(a.paymethods) {
 		return a.RedirectWithFlash(c, "/cart", msg)
 	}
 	return a.reviewStep(c, status, owner, cart, st, msg, declined)

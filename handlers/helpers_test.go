@@ -27,8 +27,10 @@ import (
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/config"
+	"github.com/nocturne/storefront/internal/democard"
 	"github.com/nocturne/storefront/internal/health"
 	"github.com/nocturne/storefront/internal/mail"
+	"github.com/nocturne/storefront/internal/paymethods"
 	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -58,6 +60,7 @@ type testApp struct {
 	cfg      *config.Config
 	clock    *testClock
 	checkout *checkout.Service
+	card     *democard.Method // the demo card, whose gateway tests may hold
 	monitor  *health.Monitor
 	office   *backoffice.Service
 	stripe   *stripestub.Server // nil unless Stripe is offered
@@ -146,26 +149,33 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Location, _ = time.LoadLocation("America/New_York")
 	prices := &checkout.Prices{Settings: db, Promos: db, Now: clock.Now, Location: deps.Location, Version: cat.Version}
 	deps.Prices = prices
-	co := &checkout.Service{Orders: db, Carts: db, Gateway: &checkout.SimulatedGateway{Charges: db}, Prices: prices,
-		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log,
-		BankTransfer: checkout.BankTransfer{Instructions: cfg.Payments.BankTransferInstructions, Hold: cfg.Payments.BankTransferHold}}
-	deps.Checkout = co
-	deps.Payments = co
-	co.Payments = db
 	var stub *stripestub.Server
-	if cfg.Payments.Offers(shop.ProviderStripe) {
+	var sc stripepay.Pages
+	if cfg.Payments.Offers(stripepay.Name) {
 		// Stripe is the stand-in on loopback; its webhooks are posted by
 		// the tests themselves (EventFor), so no delivery is set up.
 		stub = stripestub.New(stripestub.Options{WebhookSecret: cfg.Payments.StripeWebhookSecret, Now: clock.Now})
 		srv := httptest.NewServer(stub)
 		tb.Cleanup(srv.Close)
-		sc, err := stripepay.New(stripepay.Config{SecretKey: cfg.Payments.StripeSecretKey, WebhookSecret: cfg.Payments.StripeWebhookSecret, APIURL: srv.URL})
+		client, err := stripepay.New(stripepay.Config{SecretKey: cfg.Payments.StripeSecretKey, WebhookSecret: cfg.Payments.StripeWebhookSecret, APIURL: srv.URL})
 		if err != nil {
 			tb.Fatal(err)
 		}
-		co.Stripe = checkout.Stripe{Pages: sc, TTL: cfg.Payments.StripeSessionTTL}
-		deps.Webhooks = sc
+		sc = client
 	}
+	methods, err := paymethods.New(cfg, db, sc)
+	if err != nil {
+		tb.Fatalf("payment methods: %v", err)
+	}
+	// The demo card answers at once: tests that act during a charge hold
+	// it themselves (gate).
+	card := methods.For(democard.Name).(*democard.Method)
+	card.Gateway = &democard.SimulatedGateway{Charges: db}
+	co := &checkout.Service{Orders: db, Carts: db, Payments: db, Methods: methods, Prices: prices,
+		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
+	deps.Checkout = co
+	deps.Payments = co
+	deps.Methods = methods
 	deps.Stock = db
 	deps.Variants = cat
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Variants: db, Stock: db}
@@ -185,7 +195,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}
 	app := handlers.New(deps)
-	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, monitor: monitor, office: office, stripe: stub}
+	return &testApp{app: app, db: db, catalog: cat, cfg: cfg, clock: clock, checkout: co, card: card, monitor: monitor, office: office, stripe: stub}
 }
 
 // client is a browser stand-in: it keeps cookies between requests and does
@@ -284,4 +294,9 @@ func setCookie(res *http.Response, name string) string {
 		}
 	}
 	return ""
+}
+
+// stripePages is the Stripe method's client (Stripe offered).
+func (a *testApp) stripePages() stripepay.Pages {
+	return a.checkout.Methods.For(stripepay.Name).(*stripepay.Method).Pages
 }

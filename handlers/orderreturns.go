@@ -97,7 +97,7 @@ func (a *orderHandlers) requestReturn(c *fiber.Ctx) error {
 	}
 	if errs != nil {
 		back, label := orderBack(o.OwnedBy(userID), "")
-		p := pages.OrderPage{Order: o, Back: back, BackLabel: label, PayInstructions: a.transfer}
+		p := pages.OrderPage{Order: o, Back: back, BackLabel: label, PayInstructions: a.instructions(o)}
 		return a.renderOrder(c, fiber.StatusUnprocessableEntity, p, f, errs)
 	}
 	return a.RedirectWithFlash(c, "/orders/"+o.ID, fmt.Sprintf(MsgReturnRequested, r.ID))

@@ -35,8 +35,6 @@ type orderHandlers struct {
 	cancels ShopperCancels
 	// tracking links a shipped order to its carrier's page; nil: no link.
 	tracking TrackingLinks
-	// transfer is where bank transfers go, shown on an order awaiting one.
-	transfer string
 	payments Payments
 	// lastPayment tells what became of a released order's demo payment,
 	// when it was this shopper's (the checkout's session knows).
@@ -195,7 +193,7 @@ func (a *orderHandlers) orderPage(c *fiber.Ctx) error {
 		}
 	}
 	back, backLabel := orderBack(o.OwnedBy(userID), c.Query("from"))
-	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel, PayInstructions: a.transfer}
+	p := pages.OrderPage{Order: o, Back: back, BackLabel: backLabel, PayInstructions: a.instructions(o)}
 	return a.renderOrder(c, fiber.StatusOK, p, returns.Form{}, nil)
 }
 
@@ -256,4 +254,13 @@ func (a *orderHandlers) lookupSubmit(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Redirect("/orders/"+o.ID, fiber.StatusSeeOther)
+}
+
+// instructions say where to send the money for o, while its method waits
+// for it ("" when nothing is to be sent).
+func (a *orderHandlers) instructions(o *shop.Order) string {
+	if a.payments == nil || o.PaymentStatus != shop.PaymentAwaiting {
+		return ""
+	}
+	return a.payments.Explain(o).Instructions
 }

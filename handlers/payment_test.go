@@ -11,20 +11,21 @@ import (
 
 	"github.com/nocturne/storefront/handlers"
 	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/democard"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
 // gatedGateway holds every charge until the test releases it, so a test can
 // act "during the payment" without timing.
 type gatedGateway struct {
-	checkout.Gateway
+	democard.Gateway
 	entered chan struct{}
 	release chan struct{}
 }
 
 func gate(app *testApp) *gatedGateway {
-	g := &gatedGateway{Gateway: app.checkout.Gateway, entered: make(chan struct{}, 8), release: make(chan struct{})}
-	app.checkout.Gateway = g
+	g := &gatedGateway{Gateway: app.card.Gateway, entered: make(chan struct{}, 8), release: make(chan struct{})}
+	app.card.Gateway = g
 	return g
 }
 

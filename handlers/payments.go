@@ -9,22 +9,17 @@ import (
 	"github.com/nocturne/storefront/handlers/web"
 	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/shop"
-	"github.com/nocturne/storefront/internal/stripepay"
 	"github.com/nocturne/storefront/views/pages"
 )
 
 // Payments are the payment pages' part of the checkout service: closing a
-// hosted payment page the shopper left, and acting on the provider's
-// webhook events.
+// hosted payment page the shopper left, acting on a payment method's
+// webhooks, and the methods' words.
 type Payments interface {
 	Abandon(ctx context.Context, o *shop.Order) (paid bool, err error)
-	HandleEvent(ctx context.Context, ev stripepay.Event) error
-}
-
-// WebhookParser verifies a webhook's signature and reads its event
-// (stripepay.Client).
-type WebhookParser interface {
-	ParseWebhook(payload []byte, signatureHeader string) (stripepay.Event, error)
+	Webhook(ctx context.Context, method string, payload []byte, signature string) error
+	MethodWords(name string) checkout.Words
+	Explain(o *shop.Order) checkout.Explanation
 }
 
 // MsgPaymentAbandoned is the cart's flash after "Return to cart" on an
@@ -57,8 +52,8 @@ func (a *orderHandlers) orderStatus(c *fiber.Ctx) error {
 	p := pages.OrderStatusPage{OrderID: o.ID, Total: o.Total.String(), State: "processing", Refresh: pages.RefreshEvery}
 	switch {
 	case o.Status == shop.StatusPending:
-		if o.PaymentProvider == shop.ProviderDemo {
-			// The demo charge takes seconds (the spec's two): look again
+		if a.payments.MethodWords(o.PaymentProvider).Card {
+			// A card's charge takes seconds (the spec's two): look again
 			// soon, as a spinner would.
 			p.Refresh = pages.RefreshDemo
 		}
@@ -112,28 +107,32 @@ func (a *orderHandlers) abandon(c *fiber.Ctx) error {
 	return a.RedirectWithFlash(c, "/cart", MsgPaymentAbandoned)
 }
 
-// webhookHandlers take the payment provider's webhooks. They run before
-// sessions and the cross-origin guard: the caller is Stripe's server, and
-// the signature is the check.
+// webhookHandlers take the payment methods' webhooks. They run before
+// sessions and the cross-origin guard: the caller is the provider's
+// server, and the signature is the check.
 type webhookHandlers struct {
 	*web.Pages
-	parser   WebhookParser
 	payments Payments
 }
 
-// stripe verifies and acts on one Stripe event: 400 for a bad signature, a
-// stale one or an amount that is not the order's (Stripe's dashboard shows
-// the failure), 500 for a failure worth Stripe's retry, 200 otherwise.
-func (a *webhookHandlers) stripe(c *fiber.Ctx) error {
-	ev, err := a.parser.ParseWebhook(c.Body(), c.Get("Stripe-Signature"))
-	if err != nil {
-		a.Log.Warn("stripe webhook refused", "err", err, "request_id", web.RequestID(c))
+// webhook verifies and acts on one event for the method named in the
+// address: 400 for a bad signature, a stale one or an amount that is not
+// the order's (the provider's dashboard shows the failure), 404 for a
+// method that takes no webhooks, 500 for a failure worth the provider's
+// retry, 200 otherwise.
+func (a *webhookHandlers) webhook(c *fiber.Ctx) error {
+	method := c.Params("method")
+	err := a.payments.Webhook(c.UserContext(), method, c.Body(), c.Get("Stripe-Signature"))
+	switch {
+	case errors.Is(err, checkout.ErrBadWebhook):
+		a.Log.Warn("webhook refused", "method", method, "err", err, "request_id", web.RequestID(c))
 		return c.Status(fiber.StatusBadRequest).SendString("bad signature")
-	}
-	if err := a.payments.HandleEvent(c.UserContext(), ev); errors.Is(err, checkout.ErrAmountMismatch) {
-		a.Log.Error("stripe webhook: refused", "err", err, "event", ev.ID, "type", ev.Type)
+	case errors.Is(err, checkout.ErrAmountMismatch):
+		a.Log.Error("webhook: refused", "method", method, "err", err)
 		return c.Status(fiber.StatusBadRequest).SendString("amount or currency differs from the order's")
-	} else if err != nil {
+	case shop.ErrorCode(err) == shop.ENOTFOUND:
+		return fiber.ErrNotFound
+	case err != nil:
 		return err
 	}
 	return c.SendString("ok")

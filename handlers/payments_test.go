@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/nocturne/storefront/handlers"
-	"github.com/nocturne/storefront/internal/backoffice"
+	"github.com/nocturne/storefront/internal/banktransfer"
 	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -210,15 +210,16 @@ func TestBankTransfer_HoldExpires(t *testing.T) {
 		t.Fatalf("mark paid: %d", res.StatusCode)
 	}
 	hold := b.app.cfg.Payments.BankTransferHold
+	words := b.app.checkout.MethodWords(banktransfer.Name)
 	b.app.clock.Advance(hold - time.Minute)
-	if n, err := b.app.office.ExpireTransfers(ctx, hold); err != nil || n != 0 {
+	if n, err := b.app.office.ExpireUnpaid(ctx, banktransfer.Name, words); err != nil || n != 0 {
 		t.Fatalf("sweep before the hold ends: %d cancelled (%v), want 0", n, err)
 	}
 	b.app.clock.Advance(2 * time.Minute)
-	if n, err := b.app.office.ExpireTransfers(ctx, hold); err != nil || n != 1 {
+	if n, err := b.app.office.ExpireUnpaid(ctx, banktransfer.Name, words); err != nil || n != 1 {
 		t.Fatalf("sweep after the hold: %d cancelled (%v), want 1", n, err)
 	}
-	if n, err := b.app.office.ExpireTransfers(ctx, hold); err != nil || n != 0 {
+	if n, err := b.app.office.ExpireUnpaid(ctx, banktransfer.Name, words); err != nil || n != 0 {
 		t.Errorf("sweep again: %d cancelled (%v), want 0", n, err)
 	}
 	o, _ := b.app.db.Order(ctx, unpaid)
@@ -236,7 +237,7 @@ func TestBankTransfer_HoldExpires(t *testing.T) {
 	if !strings.Contains(last.Body, want) || !strings.Contains(last.Body, "No payment was taken") {
 		t.Errorf("cancellation mail %q:\n%s", last.Subject, last.Body)
 	}
-	_ = backoffice.MsgTransferNotReceived
+	_ = banktransfer.MsgNotReceived
 }
 
 // Staff refund part of a paid order after a confirmation page that says

@@ -65,10 +65,11 @@ type Deps struct {
 	// and delivery dates (America/New_York when nil).
 	Prices   Pricer
 	Location *time.Location
-	// Payments closes abandoned hosted payments and acts on webhook
-	// events; Webhooks verifies Stripe's (nil when Stripe is not offered).
+	// Payments closes abandoned hosted payments and acts on the methods'
+	// webhooks; Methods are the payment methods, and which the Payment
+	// step offers.
 	Payments Payments
-	Webhooks WebhookParser
+	Methods  *checkout.Methods
 	// Storage keeps the rate limiter's counters server-side.
 	Storage fiber.Storage
 	// Throttle counts attempts for the limits of package shop (contact
@@ -114,7 +115,7 @@ type Variants interface {
 
 // Checkout is what the checkout pages need of package checkout's Service.
 type Checkout interface {
-	Tokenize(ctx context.Context, number string, c checkout.Card) (string, error)
+	Tokenize(ctx context.Context, method, number string, c checkout.Card) (string, error)
 	ReviewKey(ctx context.Context, owner string, cart shop.Cart, ch checkout.Choice) (string, error)
 	Place(ctx context.Context, in checkout.PlaceInput) (checkout.Result, error)
 	Status(ctx context.Context, userID, key, token string) (checkout.Result, error)
@@ -166,7 +167,7 @@ type HealthChecker interface {
 // health check and the rate limits.
 type site struct {
 	*web.Pages
-	// webhook takes Stripe's webhooks (nil: none).
+	// webhook takes the payment methods' webhooks (nil: none).
 	webhook fiber.Handler
 	health  HealthChecker
 	catalog Catalog
@@ -211,11 +212,11 @@ func New(d Deps) *fiber.App {
 	carts := &cartHandlers{Pages: pages, owners: owners, cart: d.Cart, carts: d.Carts, wishlists: d.Wishlists, prices: d.Prices,
 		sessions: d.Sessions}
 	co := &checkoutHandlers{Pages: pages, checkout: d.Checkout, sessions: d.Sessions, carts: d.Carts, orders: d.Orders, owners: owners,
-		payments: d.Config.Payments, prices: d.Prices, location: d.Location}
-	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions, transfer: d.Config.Payments.BankTransferInstructions,
+		paymethods: d.Methods, prices: d.Prices, location: d.Location}
+	orders := &orderHandlers{Pages: pages, orders: d.Orders, sessions: d.Sessions,
 		payments: d.Payments, lastPayment: co.lastPayment}
-	if d.Webhooks != nil && d.Payments != nil {
-		a.webhook = (&webhookHandlers{Pages: pages, parser: d.Webhooks, payments: d.Payments}).stripe
+	if d.Payments != nil {
+		a.webhook = (&webhookHandlers{Pages: pages, payments: d.Payments}).webhook
 	}
 	if d.Admin.Fulfilment != nil {
 		orders.events = d.Admin.Fulfilment
@@ -324,9 +325,9 @@ func (a *site) middleware(app *fiber.App, sessions fiber.Handler, catalog *catal
 	app.Get("/robots.txt", catalog.robots)
 	app.Get("/sitemap.xml", catalog.sitemap)
 	if a.webhook != nil {
-		// Before sessions and the cross-origin guard: Stripe's server
-		// calls it, and the signature is its check.
-		app.Post("/webhooks/stripe", a.webhook)
+		// Before sessions and the cross-origin guard: the provider's
+		// server calls it, and the signature is its check.
+		app.Post("/webhooks/:method", a.webhook)
 	}
 	// No ETag on pages: computing one means hashing every body, which cost
 	// more CPU than the rare 304 saved; anonymous pages come from memory

@@ -104,7 +104,7 @@ func TestStripe_PayAndReturn(t *testing.T) {
 	stock, _ := b.app.db.Stock(ctx, "nb-005")
 	id, sess := placeWithStripe(t, b, "nb-005", "2")
 	o, _ := b.app.db.Order(ctx, id)
-	if o.Status != shop.StatusPending || o.PaymentStatus != shop.PaymentAwaiting || o.PaymentRef != sess || o.PaymentProvider != shop.ProviderStripe {
+	if o.Status != shop.StatusPending || o.PaymentStatus != shop.PaymentAwaiting || o.PaymentRef != sess || o.PaymentProvider != stripepay.Name {
 		t.Fatalf("order on Stripe's page: %s/%s ref %q provider %q", o.Status, o.PaymentStatus, o.PaymentRef, o.PaymentProvider)
 	}
 	if n, _ := b.app.db.Stock(ctx, "nb-005"); n != stock-2 {
@@ -271,7 +271,7 @@ func TestStripe_SweepWithoutWebhook(t *testing.T) {
 	if o, _ := b.app.db.Order(ctx, paid); o.Status != shop.StatusPending {
 		t.Fatalf("swept before the page's time was up: %s", o.Status)
 	}
-	b.app.clock.Advance(b.app.cfg.Payments.StripeSessionTTL + checkout.StripeMargin + time.Second)
+	b.app.clock.Advance(b.app.cfg.Payments.StripeSessionTTL + stripepay.Margin + time.Second)
 	if _, _, err := b.app.checkout.Recover(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestStripe_Refunds(t *testing.T) {
 	}
 	deliver(t, b.app, stripepay.EventSessionCompleted, sess2)
 	o2, _ := b.app.db.Order(ctx, id2)
-	if _, err := b.app.checkout.Stripe.Pages.Refund(ctx, o2.PaymentIntent, 500, stripepay.ReasonRequestedByCustomer, "dashboard-1"); err != nil {
+	if _, err := b.app.stripePages().Refund(ctx, o2.PaymentIntent, 500, stripepay.ReasonRequestedByCustomer, "dashboard-1"); err != nil {
 		t.Fatal(err)
 	}
 	if res := deliver(t, b.app, stripepay.EventChargeRefunded, sess2); res.StatusCode != http.StatusOK {
@@ -352,7 +352,7 @@ func TestStripe_PageFailsOrderReleased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.app.checkout.Stripe.Pages = sc
+	b.app.checkout.Methods.For(stripepay.Name).(*stripepay.Method).Pages = sc
 	stock, _ := b.app.db.Stock(ctx, "nb-012")
 	c := b.shopper
 	c.addToCart("/products", "nb-012", "1")
@@ -413,7 +413,7 @@ func TestStripe_PageExpiryAllowsClockTick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.app.checkout.Stripe.Pages = sc
+	b.app.checkout.Methods.For(stripepay.Name).(*stripepay.Method).Pages = sc
 	b.app.stripe = ahead
 	placeWithStripe(t, b, "nb-015", "1")
 }

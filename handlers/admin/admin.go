@@ -91,6 +91,11 @@ type OrderActions interface {
 	MarkPaid(ctx context.Context, actor, orderID string) error
 	Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error
 	AddNote(ctx context.Context, actor, orderID, note string) (shop.FieldErrors, error)
+	// What confirming a refund or a cancel does, and whether staff mark
+	// the order paid by hand, in its payment method's words.
+	RefundText(o *shop.Order, amount shop.Cents) string
+	CancelText(o *shop.Order) string
+	PaidByHand(o *shop.Order) bool
 }
 
 // BackOffice is the back office: the role check in front of every page,
@@ -504,7 +509,7 @@ func (a *orderPages) renderAdminOrder(c *fiber.Ctx, status int, p pages.AdminOrd
 	if err != nil {
 		return err
 	}
-	p.Nav, p.Events = adminNav(c, backoffice.AreaOrders), events
+	p.Nav, p.Events, p.MarkPaid = adminNav(c, backoffice.AreaOrders), events, a.service.PaidByHand(p.Order)
 	for _, cr := range carriers {
 		p.Carriers = append(p.Carriers, cr.Name)
 	}
@@ -541,7 +546,7 @@ func (a *orderPages) adminRefund(c *fiber.Ctx) error {
 	}
 	return web.Render(c, fiber.StatusOK, pages.AdminRefundConfirm(a.Frame(c, "Refund "+o.ID+" · Back office"), pages.AdminRefundPage{
 		Nav: adminNav(c, backoffice.AreaOrders), Order: o, Amount: money.Text(amount), Was: strconv.FormatInt(int64(o.Refunded), 10), Reason: reason,
-		Text: backoffice.RefundText(o, amount), Return: returnID(ret)}))
+		Text: a.service.RefundText(o, amount), Return: returnID(ret)}))
 }
 
 // adminRefundItems works out the refund of items sent back and puts it in
@@ -595,7 +600,7 @@ func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
 		return err
 	}
 	err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
-	done := backoffice.RefundText(o, amount) + ": done; the shopper was e-mailed."
+	done := a.service.RefundText(o, amount) + ": done; the shopper was e-mailed."
 	if err == nil && ret != nil {
 		done = a.returnRefunded(c, o, ret, amount, done)
 	}

@@ -41,7 +41,7 @@ func (a *orderPages) adminCancel(c *fiber.Ctx) error {
 	}
 	return web.Render(c, fiber.StatusOK, pages.AdminConfirm(a.Frame(c, "Cancel "+o.ID+" · Back office"), pages.AdminConfirmPage{
 		Nav: adminNav(c, backoffice.AreaOrders), Back: here, BackLabel: "Keep order " + o.ID,
-		Text:    backoffice.CancelText(o),
+		Text:    a.service.CancelText(o),
 		Details: []string{paid, "Its items go back into stock, and the shopper is e-mailed with the reason: " + reason},
 		Action:  here + "/cancel/confirm",
 		Fields: []pages.HiddenField{{Name: "reason", Value: reason}, {Name: "status", Value: o.Status},

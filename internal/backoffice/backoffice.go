@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nocturne/storefront/internal/checkout"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/money"
 	"github.com/nocturne/storefront/internal/pricing"
@@ -68,10 +69,19 @@ const (
 	MsgShipFirst = "This order must be shipped before it can be marked delivered."
 )
 
-// Refunder gives (part of) an order's payment back through whoever took it
-// (checkout.Service: the demo gateway, or Stripe).
+// Refunder gives (part of) an order's payment back through the method that
+// took it, and says how in its words (checkout.Service).
 type Refunder interface {
 	Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error
+	Explain(o *shop.Order) checkout.Explanation
+	MethodWords(name string) checkout.Words
+}
+
+// PaidByHand reports whether staff mark o paid when its money arrives
+// (its method's words), while it awaits it.
+func (s *Service) PaidByHand(o *shop.Order) bool {
+	return s.Refunder != nil && s.Refunder.MethodWords(o.PaymentProvider).ByHand &&
+		o.PaymentStatus == shop.PaymentAwaiting && o.Status == shop.StatusProcessing
 }
 
 // OrderStore is what the service needs of orders.
@@ -313,28 +323,27 @@ func (s *Service) MarkPaid(ctx context.Context, actor, orderID string) error {
 	return nil
 }
 
-// MsgTransferNotReceived is the reason an unpaid bank transfer is
-// cancelled with; %d is the hold in days.
-const MsgTransferNotReceived = "Your bank transfer did not arrive within %d days, so the items went back on sale."
-
-// ExpireTransfers cancels every bank-transfer order still unpaid hold
-// after it was placed: its stock goes back on sale and the shopper is
-// told. Each cancel is a conditional update, so instances sweeping at once
-// cancel (and mail) an order once.
-func (s *Service) ExpireTransfers(ctx context.Context, hold time.Duration) (int, error) {
-	stale, err := s.Orders.UnpaidSince(ctx, shop.ProviderBankTransfer, s.Now().Add(-hold))
+// ExpireUnpaid cancels every order of a method paid by hand (w.ByHand)
+// still unpaid w.Hold after it was placed, with w.Lapsed as the reason:
+// its stock goes back on sale and the shopper is told. Each cancel is a
+// conditional update, so instances sweeping at once cancel (and mail) an
+// order once.
+func (s *Service) ExpireUnpaid(ctx context.Context, method string, w checkout.Words) (int, error) {
+	if !w.ByHand {
+		return 0, nil
+	}
+	stale, err := s.Orders.UnpaidSince(ctx, method, s.Now().Add(-w.Hold))
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, o := range stale {
-		reason := fmt.Sprintf(MsgTransferNotReceived, int(hold.Hours()+23)/24)
-		_, err := s.move(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: reason, Unpaid: true})
+		_, err := s.move(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: w.Lapsed, Unpaid: true})
 		switch {
 		case shop.ErrorCode(err) == shop.ECONFLICT || shop.ErrorCode(err) == shop.ENOTFOUND:
 			continue // paid or cancelled meanwhile, or by another instance
 		case err != nil:
-			return n, fmt.Errorf("expire bank transfer %s: %w", o.ID, err)
+			return n, fmt.Errorf("expire unpaid order %s: %w", o.ID, err)
 		}
 		n++
 	}
@@ -382,18 +391,11 @@ func ParseRefund(o *shop.Order, amount, reason string) (shop.Cents, string, shop
 
 // RefundText says what confirming a refund of amount of o does, in the
 // words of its payment method.
-func RefundText(o *shop.Order, amount shop.Cents) string {
-	switch o.PaymentProvider {
-	case shop.ProviderStripe:
-		return fmt.Sprintf("Refund %s through Stripe", amount)
-	case shop.ProviderBankTransfer:
-		return fmt.Sprintf("Mark %s refunded (bank transfer)", amount)
+func (s *Service) RefundText(o *shop.Order, amount shop.Cents) string {
+	if s.Refunder == nil {
+		return fmt.Sprintf("Record a refund of %s", amount)
 	}
-	last4 := o.PaymentMethod
-	if i := strings.LastIndex(last4, " "); i >= 0 {
-		last4 = last4[i+1:]
-	}
-	return fmt.Sprintf("Refund %s to the demo card •••• %s", amount, last4)
+	return fmt.Sprintf(s.Refunder.Explain(o).Refund, amount)
 }
 
 // Refund gives amount of a paid order back for reason. It is counted in
@@ -428,8 +430,8 @@ func (s *Service) Refund(ctx context.Context, actor, orderID string, was, amount
 	s.Record(ctx, actor, "order.refund", o.ID, map[string]string{"refunded": was.String()},
 		map[string]string{"refunded": (was + amount).String(), "reason": reason})
 	how := "to your " + o.PaymentMethod
-	if o.PaymentProvider == shop.ProviderBankTransfer {
-		how = "by bank transfer, to the account you paid from"
+	if s.Refunder != nil {
+		how = s.Refunder.Explain(o).RefundTo
 	}
 	body := fmt.Sprintf("We refunded %s of your order %s %s.\nReason: %s\n\nRefunds take 3-5 business days, plus 5-10 days for your bank.\n\nSee your order at %s/orders/%s.\n",
 		amount, o.ID, how, reason, s.BaseURL, o.ID)

@@ -66,11 +66,11 @@ func (s *Service) TrackingURL(ctx context.Context, o *shop.Order) string {
 // CancelText says what confirming a staff cancel of o does, in the words
 // of its payment method: "Cancel order NOC-… and refund $458.00 through
 // Stripe".
-func CancelText(o *shop.Order) string {
+func (s *Service) CancelText(o *shop.Order) string {
 	left := Refundable(o)
 	if left <= 0 {
 		return "Cancel order " + o.ID
 	}
-	refund := RefundText(o, left)
+	refund := s.RefundText(o, left)
 	return "Cancel order " + o.ID + " and " + strings.ToLower(refund[:1]) + refund[1:]
 }

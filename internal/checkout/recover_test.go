@@ -11,6 +11,7 @@ import (
 
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/checkout"
+	"github.com/nocturne/storefront/internal/democard"
 	"github.com/nocturne/storefront/internal/mail"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -19,7 +20,7 @@ import (
 // lostGateway charges (or not) and then loses the answer, as when the shop
 // is killed during the payment: the shop never learns what happened.
 type lostGateway struct {
-	checkout.SimulatedGateway
+	democard.SimulatedGateway
 	charge bool
 }
 
@@ -37,7 +38,7 @@ func (g *lostGateway) Lookup(ctx context.Context, key string) (string, error) { 
 type fixture struct {
 	db  *sqlite.DB
 	now time.Time
-	svc func(checkout.Gateway) *checkout.Service
+	svc func(democard.Gateway) *checkout.Service
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -54,8 +55,12 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f := &fixture{db: db, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	db.SetClock(func() time.Time { return f.now })
-	f.svc = func(g checkout.Gateway) *checkout.Service {
-		return &checkout.Service{Orders: db, Carts: db, Gateway: g, Mailer: &mail.Outbox{Store: db, Log: log},
+	f.svc = func(g democard.Gateway) *checkout.Service {
+		methods, err := checkout.NewMethods([]string{democard.Name}, &democard.Method{Gateway: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &checkout.Service{Orders: db, Carts: db, Methods: methods, Mailer: &mail.Outbox{Store: db, Log: log},
 			Prices: &checkout.Prices{Settings: db, Promos: db, Now: func() time.Time { return f.now }, Location: time.UTC},
 			Now:    func() time.Time { return f.now }, Log: log, PaymentTimeout: 10 * time.Second}
 	}
@@ -77,7 +82,7 @@ func (f *fixture) place(t *testing.T, svc *checkout.Service, owner string) check
 		t.Fatal(err)
 	}
 	res, err := svc.Place(ctx, checkout.PlaceInput{UserID: owner, CartOwner: owner, Key: key, Choice: checkout.Choice{Country: shop.DefaultCountry},
-		Shipping: checkout.Shipping{FirstName: "A", Email: owner + "@example.com"}, Card: checkout.Card{Brand: "Visa", Last4: "4242", Token: "tok_" + owner}})
+		Shipping: checkout.Shipping{FirstName: "A", Email: owner + "@example.com"}, Method: democard.Name, Card: checkout.Card{Brand: "Visa", Last4: "4242", Token: "tok_" + owner}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +104,13 @@ func (f *fixture) placePaid(t *testing.T, svc *checkout.Service, owner string) c
 func TestRecover_ResolvesStuckOrders(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	charged := f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, charge: true}), "usr_charged")
-	unpaid := f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}}), "usr_unpaid")
+	charged := f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: democard.SimulatedGateway{Charges: f.db}, charge: true}), "usr_charged")
+	unpaid := f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: democard.SimulatedGateway{Charges: f.db}}), "usr_unpaid")
 	if charged.State != checkout.Processing || unpaid.State != checkout.Processing {
 		t.Fatalf("lost answers: states %v %v, want processing", charged.State, unpaid.State)
 	}
 
-	svc := f.svc(&checkout.SimulatedGateway{Charges: f.db})
+	svc := f.svc(&democard.SimulatedGateway{Charges: f.db})
 	if c, r, err := svc.Recover(ctx); err != nil || c+r != 0 {
 		t.Fatalf("within the lease: completed %d released %d (%v), want nothing touched", c, r, err)
 	}
@@ -136,8 +141,8 @@ func TestRecover_ResolvesStuckOrders(t *testing.T) {
 func TestRecover_LeaseIsTakenOnce(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, charge: true}), "usr_a")
-	svc := f.svc(&checkout.SimulatedGateway{Charges: f.db})
+	f.placePaid(t, f.svc(&lostGateway{SimulatedGateway: democard.SimulatedGateway{Charges: f.db}, charge: true}), "usr_a")
+	svc := f.svc(&democard.SimulatedGateway{Charges: f.db})
 	f.now = f.now.Add(svc.Lease() + time.Second)
 	stale, _ := f.db.ExpiredClaims(ctx, f.now)
 	if len(stale) != 1 {
@@ -153,7 +158,7 @@ func TestRecover_LeaseIsTakenOnce(t *testing.T) {
 // heldGateway holds each charge until the test releases it, so a test can
 // act while a payment is under way without racing the clock.
 type heldGateway struct {
-	checkout.SimulatedGateway
+	democard.SimulatedGateway
 	entered  chan struct{} // closed when the charge starts
 	release  chan struct{} // closed by the test to let it finish
 	finished atomic.Bool   // the charge has returned
@@ -171,7 +176,7 @@ func (g *heldGateway) Charge(ctx context.Context, token string, amount shop.Cent
 // returns only after the charge has, and the order is placed.
 func TestWait_PaymentsInFlight(t *testing.T) {
 	f := newFixture(t)
-	g := &heldGateway{SimulatedGateway: checkout.SimulatedGateway{Charges: f.db}, entered: make(chan struct{}), release: make(chan struct{})}
+	g := &heldGateway{SimulatedGateway: democard.SimulatedGateway{Charges: f.db}, entered: make(chan struct{}), release: make(chan struct{})}
 	svc := f.svc(g)
 	// Place answers before the charge ends: the charge runs on after it.
 	r := f.place(t, svc, "usr_w")

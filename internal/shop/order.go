@@ -47,12 +47,11 @@ func PaymentLabel(state string) string {
 	return state
 }
 
-// Payment providers: who takes an order's money.
-const (
-	ProviderDemo         = "demo"
-	ProviderStripe       = "stripe"
-	ProviderBankTransfer = "bank_transfer"
-)
+// UnnamedProvider is the payment method of an order that names none: the
+// orders column's default, as orders from before several methods were
+// offered were all paid with the demo card. Each method's name is its own
+// package's (see checkout.Method).
+const UnnamedProvider = "demo"
 
 // OrderCurrency is the currency a new order is placed and paid in: the
 // shop's, as a lower-case ISO 4217 code the way payment providers write
@@ -116,7 +115,7 @@ type Order struct {
 	ChargeKey  string
 	LeaseUntil time.Time
 	// Currency is the order's currency (OrderCurrency when placed). PaymentProvider
-	// takes its money (ProviderDemo, …) and PaymentRef is the provider's
+	// takes its money (a checkout.Method's name) and PaymentRef is the provider's
 	// reference for it (a Stripe Checkout Session id), PaymentIntent what
 	// it was paid with (a Stripe PaymentIntent id). PaymentStatus is
 	// the payment's state (PaymentAwaiting, …), PaidAt when it was paid and

@@ -683,7 +683,7 @@ func OrderDetail(f layout.Frame, p OrderPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if p.PayInstructions != "" && p.Order.PaymentStatus == shop.PaymentAwaiting && p.Order.PaymentProvider == shop.ProviderBankTransfer {
+			if p.PayInstructions != "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<section class=\"card\" aria-labelledby=\"pay-title\" data-testid=\"bank-instructions\"><h2 id=\"pay-title\">Pay by bank transfer</h2><p>Please send ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

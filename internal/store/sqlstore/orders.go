@@ -67,7 +67,7 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 		o.Currency = shop.OrderCurrency()
 	}
 	if o.PaymentProvider == "" {
-		o.PaymentProvider = shop.ProviderDemo
+		o.PaymentProvider = shop.UnnamedProvider
 	}
 	if o.PaymentStatus == "" {
 		o.PaymentStatus = shop.PaymentPaid

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nocturne/storefront/internal/banktransfer"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
@@ -72,7 +73,7 @@ func seedCustomers(t *testing.T, s CustomerStore, now time.Time) time.Time {
 		{ID: "NOC-G1", UserID: "guest_glen", Email: "glen@example.com", Status: shop.StatusShipped, PaymentStatus: shop.PaymentPaid,
 			Subtotal: 2000, Total: 2000, CreatedAt: now.Add(-day), ShipTo: shop.Address{Name: "Glen Guest"}},
 		{ID: "NOC-G2", UserID: "guest_glen", Email: "glen@example.com", Status: shop.StatusProcessing, PaymentStatus: shop.PaymentAwaiting,
-			PaymentProvider: shop.ProviderBankTransfer, Subtotal: 1500, Total: 1500, CreatedAt: now.Add(-2 * time.Hour), ShipTo: shop.Address{Name: "Glen Newer"}},
+			PaymentProvider: banktransfer.Name, Subtotal: 1500, Total: 1500, CreatedAt: now.Add(-2 * time.Hour), ShipTo: shop.Address{Name: "Glen Newer"}},
 	} {
 		o.IdempotencyKey, o.PaymentMethod = "key-"+o.ID, "Visa ending 4242"
 		must(t, s.InsertOrder(ctx, &o))

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nocturne/storefront/internal/banktransfer"
 	"github.com/nocturne/storefront/internal/shop"
+	"github.com/nocturne/storefront/internal/stripepay"
 )
 
 // PaymentStore is a back-office store that also moves payments forward.
@@ -137,7 +139,7 @@ func placeUnpaid(t *testing.T, s PaymentStore, owner string) *shop.Order {
 	must(t, s.AddToCart(ctx, owner, "p1", 1))
 	o, _, err := s.ClaimCart(ctx, owner, "k-"+owner, func(c shop.Cart, placed int) (*shop.Order, error) {
 		o := &shop.Order{ID: "NOC-" + owner, UserID: owner, Email: owner + "@example.com", ShipTo: shop.Address{Name: "A"},
-			PaymentMethod: "Bank transfer", PaymentProvider: shop.ProviderBankTransfer, Subtotal: 1000, Total: 1000,
+			PaymentMethod: "Bank transfer", PaymentProvider: banktransfer.Name, Subtotal: 1000, Total: 1000,
 			LeaseUntil: time.Now().Add(time.Minute)}
 		o.Lines = []shop.OrderLine{{ProductID: "p1", Name: "Product p1", Price: 1000, Quantity: 1}}
 		return o, nil
@@ -154,7 +156,7 @@ func awaitingThenPaid(t *testing.T, s PaymentStore) {
 	got, err := s.Order(ctx, o.ID)
 	must(t, err)
 	if got.Status != shop.StatusProcessing || got.PaymentStatus != shop.PaymentAwaiting || !got.PaidAt.IsZero() ||
-		got.PaymentProvider != shop.ProviderBankTransfer || got.Currency != shop.OrderCurrency() {
+		got.PaymentProvider != banktransfer.Name || got.Currency != shop.OrderCurrency() {
 		t.Fatalf("placed by bank transfer: status %q, payment %q, paid at %v, provider %q, currency %q; want processing, awaiting, never, bank_transfer, usd",
 			got.Status, got.PaymentStatus, got.PaidAt, got.PaymentProvider, got.Currency)
 	}
@@ -258,15 +260,15 @@ func unpaidSince(t *testing.T, s PaymentStore) {
 	_, err := s.MarkPaid(ctx, b.ID, "", time.Now())
 	must(t, err)
 	later := a.CreatedAt.Add(time.Second)
-	got, err := s.UnpaidSince(ctx, shop.ProviderBankTransfer, later)
+	got, err := s.UnpaidSince(ctx, banktransfer.Name, later)
 	must(t, err)
 	if len(got) != 1 || got[0].ID != a.ID {
 		t.Errorf("unpaid bank transfers placed before %v: %v, want only %s", later, orderIDs(got), a.ID)
 	}
-	if got, err := s.UnpaidSince(ctx, shop.ProviderBankTransfer, a.CreatedAt); err != nil || len(got) != 0 {
+	if got, err := s.UnpaidSince(ctx, banktransfer.Name, a.CreatedAt); err != nil || len(got) != 0 {
 		t.Errorf("unpaid placed before the first was placed: %v (%v), want none", orderIDs(got), err)
 	}
-	if got, err := s.UnpaidSince(ctx, shop.ProviderStripe, later); err != nil || len(got) != 0 {
+	if got, err := s.UnpaidSince(ctx, stripepay.Name, later); err != nil || len(got) != 0 {
 		t.Errorf("unpaid Stripe orders: %v (%v), want none", orderIDs(got), err)
 	}
 }
