@@ -106,11 +106,13 @@ func eventID(t *testing.T, payload []byte) string {
 // the database: compared before and after a delivery that must change
 // nothing.
 type orderSnapshot struct {
-	Status, Payment, Intent string
-	PaidAt                  int64
-	Events, Mails           int // order_events rows; confirmation mails in the outbox
-	CartQty                 int // the order's product in its cart
-	Stock                   int // the order's product on the shelf
+	Status        shop.OrderStatus
+	Payment       shop.PaymentState
+	Intent        string
+	PaidAt        int64
+	Events, Mails int // order_events rows; confirmation mails in the outbox
+	CartQty       int // the order's product in its cart
+	Stock         int // the order's product on the shelf
 }
 
 func snapshotOrder(t *testing.T, dbURL, orderID, product string) orderSnapshot {

@@ -297,7 +297,7 @@ func TestAdmin_SelectionCSV(t *testing.T) {
 		{"City", "'@SUM(A1)"},
 		{"Email", "ada@example.com"},
 		{"Total", money.Decimal(o.Total, "")},
-		{"Status", shop.StatusProcessing},
+		{"Status", string(shop.StatusProcessing)},
 	} {
 		if got := rows[1][col[tt.column]]; got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.column, got, tt.want)

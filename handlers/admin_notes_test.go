@@ -72,7 +72,7 @@ func TestAdmin_NotesNeverReachTheShopper(t *testing.T) {
 		kinds = append(kinds, s.AttrOr("data-kind", ""))
 		actors = append(actors, strings.Join(strings.Fields(s.Find(`[data-testid="timeline-actor"]`).Text()), " "))
 	})
-	if want := []string{shop.EventNote, shop.EventNote, shop.StatusShipped}; fmt.Sprint(kinds) != fmt.Sprint(want) {
+	if want := []string{shop.EventNote, shop.EventNote, string(shop.StatusShipped)}; fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("got timeline kinds %v, want %v", kinds, want)
 	}
 	if want := []string{"by fay@example.com", "by admin@example.com", "by fay@example.com"}; fmt.Sprint(actors) != fmt.Sprint(want) {

@@ -105,7 +105,7 @@ var orderSorts = []string{"date", "total", "status"}
 func ordersQuery(c *fiber.Ctx, userID string) shop.OrderQuery {
 	q := shop.OrderQuery{UserID: userID, Sort: "date", Desc: true, Page: 1}
 	for _, s := range shop.OrderStatuses {
-		if c.Query("status") == s {
+		if c.Query("status") == string(s) {
 			q.Status = s
 		}
 	}
@@ -124,7 +124,7 @@ func ordersQuery(c *fiber.Ctx, userID string) shop.OrderQuery {
 func ordersURL(q shop.OrderQuery, page int) string {
 	v := url.Values{}
 	if q.Status != "" {
-		v.Set("status", q.Status)
+		v.Set("status", string(q.Status))
 	}
 	if q.Sort != "date" || !q.Desc {
 		v.Set("sort", q.Sort)

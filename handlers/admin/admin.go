@@ -433,12 +433,12 @@ func revenueChart(days []shop.DayTotal) pages.ChartModel {
 func adminOrdersQuery(c *fiber.Ctx) (shop.AdminOrderQuery, shop.FieldErrors) {
 	q := shop.AdminOrderQuery{Search: strings.TrimSpace(c.Query("q")), Page: pageParam(c)}
 	for _, s := range shop.OrderStatuses {
-		if c.Query("status") == s {
+		if c.Query("status") == string(s) {
 			q.Status = s
 		}
 	}
 	for _, s := range shop.PaymentStates {
-		if c.Query("payment") == s {
+		if c.Query("payment") == string(s) {
 			q.Payment = s
 		}
 	}

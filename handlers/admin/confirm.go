@@ -44,7 +44,7 @@ func (a *orderPages) adminCancel(c *fiber.Ctx) error {
 		Text:    a.service.CancelText(o),
 		Details: []string{paid, "Its items go back into stock, and the shopper is e-mailed with the reason: " + reason},
 		Action:  here + "/cancel/confirm",
-		Fields: []pages.HiddenField{{Name: "reason", Value: reason}, {Name: "status", Value: o.Status},
+		Fields: []pages.HiddenField{{Name: "reason", Value: reason}, {Name: "status", Value: string(o.Status)},
 			{Name: "refunded", Value: strconv.FormatInt(int64(o.Refunded), 10)}},
 	}))
 }
@@ -61,9 +61,9 @@ func (a *orderPages) adminCancelConfirm(c *fiber.Ctx) error {
 	switch {
 	case status == "" || refunded == "":
 		return a.RedirectWithError(c, here, backoffice.MsgConfirmIncomplete)
-	case status == shop.StatusProcessing && o.Status == shop.StatusCancelled:
+	case shop.OrderStatus(status) == shop.StatusProcessing && o.Status == shop.StatusCancelled:
 		return a.RedirectWithError(c, here, fmt.Sprintf(backoffice.MsgCancelledAlready, o.ID))
-	case status != o.Status || refunded != strconv.FormatInt(int64(o.Refunded), 10):
+	case shop.OrderStatus(status) != o.Status || refunded != strconv.FormatInt(int64(o.Refunded), 10):
 		return a.RedirectWithError(c, here, fmt.Sprintf(backoffice.MsgChangedSinceShown, "Order "+o.ID))
 	}
 	reason := web.FormValue(c, "reason")

@@ -36,7 +36,7 @@ func (a *returnPages) adminReturns(c *fiber.Ctx) error {
 	}
 	q := shop.ReturnQuery{Page: pageParam(c)}
 	for _, s := range shop.ReturnStates {
-		if c.Query("state") == s {
+		if c.Query("state") == string(s) {
 			q.State = s
 		}
 	}
@@ -50,7 +50,7 @@ func (a *returnPages) adminReturns(c *fiber.Ctx) error {
 	p.Pagination = web.Paginate(q.Page, lastPage(total, shop.ReturnsPageSize), func(n int) string {
 		v := url.Values{}
 		if q.State != "" {
-			v.Set("state", q.State)
+			v.Set("state", string(q.State))
 		}
 		if n > 1 {
 			v.Set("page", strconv.Itoa(n))

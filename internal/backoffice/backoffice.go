@@ -1,7 +1,7 @@
 // Package backoffice owns the shop staff's rules: who may do
-// what, how an order moves from processing to shipped, delivered or
-// cancelled, what the shopper is told at each step, and the audit log that
-// records every staff action.
+// what, the staff's steps on an order (which moves it may take are
+// shop.OrderMoves), what the shopper is told at each step, and the audit
+// log that records every staff action.
 package backoffice
 
 import (
@@ -167,7 +167,7 @@ type statusSnapshot struct {
 }
 
 func snapshotOf(o *shop.Order) statusSnapshot {
-	return statusSnapshot{Status: o.Status, Carrier: o.Carrier, Tracking: o.TrackingNumber, Reason: o.CancelReason}
+	return statusSnapshot{Status: string(o.Status), Carrier: o.Carrier, Tracking: o.TrackingNumber, Reason: o.CancelReason}
 }
 
 // Ship marks a processing order shipped.
@@ -219,13 +219,13 @@ func CancelReason(reason string) (string, shop.FieldErrors) {
 
 // CanShopperCancel reports whether the shopper may still cancel o at now.
 func CanShopperCancel(o *shop.Order, now time.Time) bool {
-	return o.Status == shop.StatusProcessing && now.Before(o.CreatedAt.Add(shop.CancelWindow))
+	return shop.OrderMoves.CanMove(o.Status, shop.StatusCancelled) && now.Before(o.CreatedAt.Add(shop.CancelWindow))
 }
 
 // ShopperCancel cancels the shopper's own order within the cancel window.
 // Whose order it is was checked by the caller.
 func (s *Service) ShopperCancel(ctx context.Context, o *shop.Order) error {
-	if o.Status != shop.StatusProcessing {
+	if !shop.OrderMoves.CanMove(o.Status, shop.StatusCancelled) {
 		return shop.Errorf(shop.ECONFLICT, MsgNotCancellable, o.Status)
 	}
 	if !CanShopperCancel(o, s.Now()) {
@@ -238,6 +238,9 @@ func (s *Service) ShopperCancel(ctx context.Context, o *shop.Order) error {
 
 // move applies t, then refunds, records and tells the shopper.
 func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, error) {
+	if !shop.OrderMoves.CanMove(t.From, t.To) {
+		return nil, fmt.Errorf("move order %s from %s to %s: not a move of shop.OrderMoves", t.OrderID, t.From, t.To)
+	}
 	before, err := s.Orders.Order(ctx, t.OrderID)
 	if err != nil {
 		return nil, err
@@ -245,7 +248,9 @@ func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, err
 	switch {
 	case before.Status == shop.StatusPending:
 		return nil, shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
-	case before.Status == shop.StatusProcessing && t.To == shop.StatusDelivered:
+	case before.Status != t.From && shop.OrderMoves.CanMove(before.Status, t.From):
+		// The order has not reached the move's start yet: a step skipped
+		// (delivering an order not shipped), not a race with someone.
 		return nil, shop.Errorf(shop.ECONFLICT, MsgShipFirst)
 	}
 	t.At = s.Now().UTC()
@@ -262,7 +267,7 @@ func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, err
 		}
 	}
 	if t.Actor != shop.ActorShopper {
-		s.Record(ctx, t.Actor, "order."+t.To, after.ID, snapshotOf(before), snapshotOf(after))
+		s.Record(ctx, t.Actor, "order."+string(t.To), after.ID, snapshotOf(before), snapshotOf(after))
 	}
 	s.notify(bg, after)
 	return after, nil
@@ -314,7 +319,7 @@ func (s *Service) MarkPaid(ctx context.Context, actor, orderID string) error {
 	if err != nil {
 		return err
 	}
-	s.Record(ctx, actor, "order.paid", after.ID, map[string]string{"payment": before.PaymentStatus}, map[string]string{"payment": after.PaymentStatus})
+	s.Record(ctx, actor, "order.paid", after.ID, map[string]string{"payment": string(before.PaymentStatus)}, map[string]string{"payment": string(after.PaymentStatus)})
 	body := fmt.Sprintf("We received your payment of %s for order %s. We'll let you know when it ships.\n\nSee your order at %s/orders/%s.\n",
 		after.Total, after.ID, s.BaseURL, after.ID)
 	if err := s.Mailer.Send(context.WithoutCancel(ctx), shop.Email{To: after.Email, Subject: "Payment received for order " + after.ID, Body: body}); err != nil {

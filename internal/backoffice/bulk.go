@@ -40,11 +40,11 @@ func Selection(ids []string) []string {
 // holds the same rule when the order moves; this one lets a bulk ship
 // leave such orders out before anyone types a tracking number for them.
 func WhyNotShippable(o *shop.Order) string {
-	switch o.Status {
-	case shop.StatusProcessing:
-	case shop.StatusShipped, shop.StatusDelivered:
-		return "It has been " + o.Status + " already."
-	case shop.StatusCancelled:
+	switch {
+	case shop.OrderMoves.CanMove(o.Status, shop.StatusShipped):
+	case o.Status == shop.StatusShipped, o.Status == shop.StatusDelivered:
+		return "It has been " + string(o.Status) + " already."
+	case o.Status == shop.StatusCancelled:
 		return "It was cancelled."
 	default:
 		return shop.MsgOrderNotFound

@@ -37,9 +37,10 @@ func TestSelection(t *testing.T) {
 
 func TestWhyNotShippable(t *testing.T) {
 	for _, tt := range []struct {
-		name            string
-		status, payment string
-		want            string
+		name    string
+		status  shop.OrderStatus
+		payment shop.PaymentState
+		want    string
 	}{
 		{"paid and processing", shop.StatusProcessing, shop.PaymentPaid, ""},
 		{"partly refunded still ships", shop.StatusProcessing, shop.PaymentPartiallyRefunded, ""},

@@ -38,7 +38,7 @@ func WriteOrders(w io.Writer, loc *time.Location, read func(each func(*shop.Orde
 	return write(w, Orders, func(out *Writer) error {
 		return read(func(o *shop.Order) error {
 			cur := o.Currency
-			return out.Write(Text(o.ID), Time(o.CreatedAt, loc), Text(o.Status), Text(o.PaymentStatus), Text(strings.ToUpper(cur)),
+			return out.Write(Text(o.ID), Time(o.CreatedAt, loc), Text(string(o.Status)), Text(string(o.PaymentStatus)), Text(strings.ToUpper(cur)),
 				Money(o.Subtotal, cur), Money(o.Discount, cur), Money(o.Shipping, cur), Money(o.Tax, cur), Money(o.Total, cur),
 				Money(o.Refunded, cur), Text(o.Email), Text(o.ShipTo.Country))
 		})
@@ -93,7 +93,7 @@ func WriteShipments(w io.Writer, orders []shop.Order) error {
 		for _, o := range orders {
 			cur := o.Currency
 			cells := []Cell{Text(o.ID), Cell{o.CreatedAt.UTC().Format("2006-01-02 15:04")}, Text(o.Email),
-				Text(o.Status), Text(o.PaymentStatus), Int(o.ItemCount()),
+				Text(string(o.Status)), Text(string(o.PaymentStatus)), Int(o.ItemCount()),
 				Money(o.Subtotal, cur), Money(o.Discount, cur), Money(o.Shipping, cur), Money(o.Tax, cur),
 				Money(o.Total, cur), Money(o.Refunded, cur), Text(strings.ToUpper(cur))}
 			for _, s := range []string{o.ShipTo.Name, o.ShipTo.Street, o.ShipTo.City, o.ShipTo.State, o.ShipTo.ZipCode,

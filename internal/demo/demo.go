@@ -63,7 +63,7 @@ func Seed(ctx context.Context, s Store, now time.Time) (Account, error) {
 	if err != nil {
 		return Account{}, fmt.Errorf("demo: %w", err)
 	}
-	statuses := []string{shop.StatusDelivered, shop.StatusShipped, shop.StatusProcessing, shop.StatusCancelled}
+	statuses := []shop.OrderStatus{shop.StatusDelivered, shop.StatusShipped, shop.StatusProcessing, shop.StatusCancelled}
 	for i := 0; i < OrderCount; i++ {
 		var cart shop.Cart
 		for j := 0; j <= i%3; j++ {

@@ -136,7 +136,7 @@ type Offer struct {
 func deliveredAt(o *shop.Order, events []shop.OrderEvent) time.Time {
 	at := o.CreatedAt
 	for _, e := range events {
-		if e.Status == shop.StatusDelivered {
+		if shop.OrderStatus(e.Status) == shop.StatusDelivered {
 			at = e.At
 		}
 	}
@@ -303,7 +303,9 @@ func (s *Service) move(ctx context.Context, orderID string, m shop.ReturnMove) (
 	if err != nil {
 		return nil, err
 	}
-	m.At = s.Now().UTC()
+	// The states the step may start from are the table's, so the store's
+	// conditional update and this service agree on every step.
+	m.From, m.At = shop.ReturnMoves.From(m.To), s.Now().UTC()
 	after, err := s.Returns.MoveReturn(ctx, m)
 	if err != nil {
 		return nil, err
@@ -317,7 +319,7 @@ func (s *Service) move(ctx context.Context, orderID string, m shop.ReturnMove) (
 	case shop.ReturnRefunded:
 		record["refunded"] = m.Refunded.String()
 	}
-	s.Audit.Record(ctx, m.Actor, "return."+m.To, after.ID, map[string]string{"state": before.State}, record)
+	s.Audit.Record(ctx, m.Actor, "return."+string(m.To), after.ID, map[string]string{"state": string(before.State)}, record)
 	s.notify(context.WithoutCancel(ctx), after)
 	return after, nil
 }
@@ -335,7 +337,7 @@ func restocked(r *shop.ReturnRequest) []string {
 
 // Approve accepts a request: the shopper is told to send the items.
 func (s *Service) Approve(ctx context.Context, actor, orderID, returnID string) error {
-	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, From: []string{shop.ReturnRequested}, To: shop.ReturnApproved, Actor: actor})
+	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, To: shop.ReturnApproved, Actor: actor})
 	return err
 }
 
@@ -349,16 +351,14 @@ func (s *Service) Reject(ctx context.Context, actor, orderID, returnID, message 
 	case len(message) > MaxText:
 		return shop.FieldErrors{"message": MsgMessageTooLong}, nil
 	}
-	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, From: []string{shop.ReturnRequested, shop.ReturnApproved},
-		To: shop.ReturnRejected, Message: message, Actor: actor})
+	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, To: shop.ReturnRejected, Message: message, Actor: actor})
 	return nil, err
 }
 
 // Receive records that an approved return's items arrived; the lines of
 // restock (positions in the order) go back into stock.
 func (s *Service) Receive(ctx context.Context, actor, orderID, returnID string, restock []int) error {
-	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, From: []string{shop.ReturnApproved}, To: shop.ReturnReceived,
-		Restock: restock, Actor: actor})
+	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, To: shop.ReturnReceived, Restock: restock, Actor: actor})
 	return err
 }
 
@@ -369,7 +369,7 @@ func (s *Service) Refundable(ctx context.Context, orderID, returnID string) (*sh
 	if err != nil {
 		return nil, err
 	}
-	if r.State != shop.ReturnReceived {
+	if !shop.ReturnMoves.CanMove(r.State, shop.ReturnRefunded) {
 		return nil, shop.Errorf(shop.EINVALID, MsgRefundNotReceived, strings.ToLower(shop.ReturnStateLabel(r.State)))
 	}
 	return r, nil
@@ -378,8 +378,7 @@ func (s *Service) Refundable(ctx context.Context, orderID, returnID string) (*sh
 // Refunded records that amount was refunded for a received return,
 // through the order's refund.
 func (s *Service) Refunded(ctx context.Context, actor, orderID, returnID string, amount shop.Cents) error {
-	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, From: []string{shop.ReturnReceived}, To: shop.ReturnRefunded,
-		Refunded: amount, Actor: actor})
+	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, To: shop.ReturnRefunded, Refunded: amount, Actor: actor})
 	return err
 }
 

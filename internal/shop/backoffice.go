@@ -18,6 +18,9 @@ const (
 	MsgProductExists = "A product with id %s exists already."
 	// MsgOrderMoved: %s is the order's status now.
 	MsgOrderMoved = "This order is %s now: someone changed it meanwhile."
+	// MsgNoSuchOrderMove refuses a move OrderMoves does not have (or one
+	// only CompleteOrder makes); %s are the two statuses.
+	MsgNoSuchOrderMove = "An order cannot go from %s to %s."
 )
 
 // Staff roles. An admin can do everything in the back office; a
@@ -97,8 +100,8 @@ const AdminOrdersPageSize = 25
 // AdminOrderQuery selects a page of all shoppers' orders. Zero values do
 // not filter. To is exclusive.
 type AdminOrderQuery struct {
-	Status  string
-	Payment string // a payment state, "" for any
+	Status  OrderStatus
+	Payment PaymentState // "" for any
 	From    time.Time
 	To      time.Time
 	// Search matches an order number (prefix, any case) or the e-mail
@@ -110,7 +113,7 @@ type AdminOrderQuery struct {
 // Transition moves an order from one status to another.
 type Transition struct {
 	OrderID  string
-	From, To string
+	From, To OrderStatus
 	Carrier  string // shipped only
 	Tracking string // shipped only
 	Reason   string // cancelled only
@@ -131,7 +134,9 @@ type FulfilmentStore interface {
 	OrderEvents(ctx context.Context, orderID string) ([]OrderEvent, error)
 	// TransitionOrder moves the order from t.From to t.To and records the
 	// event, in one transaction; an order no longer in t.From is an
-	// ECONFLICT (someone else moved it first). Cancelling puts the lines'
+	// ECONFLICT (someone else moved it first), a move OrderMoves does not
+	// have, or one from pending (CompleteOrder's), an EINVALID with
+	// MsgNoSuchOrderMove. Cancelling puts the lines'
 	// quantities back into stock and gives back the order's promo code
 	// use in the same transaction.
 	TransitionOrder(ctx context.Context, t Transition) (*Order, error)

@@ -66,9 +66,9 @@ func TestCarrier_Validate(t *testing.T) {
 
 // Shoppers are shown every event but staff notes.
 func TestShopperTimeline(t *testing.T) {
-	events := []shop.OrderEvent{{Status: shop.PaymentPaid}, {Status: shop.EventNote, Note: "fragile"}, {Status: shop.StatusShipped}}
+	events := []shop.OrderEvent{{Status: string(shop.PaymentPaid)}, {Status: shop.EventNote, Note: "fragile"}, {Status: string(shop.StatusShipped)}}
 	got := shop.ShopperTimeline(events)
-	if len(got) != 2 || got[0].Status != shop.PaymentPaid || got[1].Status != shop.StatusShipped {
+	if len(got) != 2 || got[0].Status != string(shop.PaymentPaid) || got[1].Status != string(shop.StatusShipped) {
 		t.Errorf("got %+v, want the paid and shipped events", got)
 	}
 	if len(events) != 3 {

@@ -6,47 +6,6 @@ import (
 	"time"
 )
 
-// Order statuses (the spec's states and transitions). Pending marks an order whose payment is under
-// way; shoppers never see it.
-const (
-	StatusPending    = "pending"
-	StatusProcessing = "processing"
-	StatusShipped    = "shipped"
-	StatusDelivered  = "delivered"
-	StatusCancelled  = "cancelled"
-)
-
-// Payment states: an order's payment, apart from where its parcel is. A
-// state only moves forward: awaiting → paid or failed; paid → partially
-// refunded → refunded.
-const (
-	PaymentAwaiting          = "awaiting"
-	PaymentPaid              = "paid"
-	PaymentPartiallyRefunded = "partially_refunded"
-	PaymentRefunded          = "refunded"
-	PaymentFailed            = "failed"
-)
-
-// PaymentStates are the payment states staff can filter by, in their order.
-var PaymentStates = []string{PaymentAwaiting, PaymentPaid, PaymentPartiallyRefunded, PaymentRefunded, PaymentFailed}
-
-// PaymentLabel is how a payment state reads on a page.
-func PaymentLabel(state string) string {
-	switch state {
-	case PaymentAwaiting:
-		return "Awaiting payment"
-	case PaymentPaid:
-		return "Paid"
-	case PaymentPartiallyRefunded:
-		return "Partially refunded"
-	case PaymentRefunded:
-		return "Refunded"
-	case PaymentFailed:
-		return "Not paid"
-	}
-	return state
-}
-
 // UnnamedProvider is the payment method of an order that names none: the
 // orders column's default, as orders from before several methods were
 // offered were all paid with the demo card. Each method's name is its own
@@ -57,9 +16,6 @@ const UnnamedProvider = "demo"
 // shop's, as a lower-case ISO 4217 code the way payment providers write
 // it ("usd", "jpy"). Each order keeps its own.
 func OrderCurrency() string { return strings.ToLower(CurrentCurrency().Code()) }
-
-// OrderStatuses are the statuses a shopper can filter by.
-var OrderStatuses = []string{StatusProcessing, StatusShipped, StatusDelivered, StatusCancelled}
 
 // Address is where an order goes.
 type Address struct {
@@ -95,7 +51,7 @@ type Order struct {
 	ID             string
 	UserID         string
 	Email          string
-	Status         string
+	Status         OrderStatus
 	Subtotal       Cents
 	Shipping       Cents
 	Tax            Cents
@@ -122,7 +78,7 @@ type Order struct {
 	// Refunded how much of Total went back.
 	Currency        string
 	PaymentProvider string
-	PaymentStatus   string
+	PaymentStatus   PaymentState
 	PaymentRef      string
 	PaymentIntent   string
 	PaidAt          time.Time
@@ -143,7 +99,7 @@ type Order struct {
 // Paid reports whether the order's money was taken (and not all given
 // back): only such an order may be shipped.
 func (o Order) Paid() bool {
-	return o.PaymentStatus == PaymentPaid || o.PaymentStatus == PaymentPartiallyRefunded
+	return o.PaymentStatus.Taken()
 }
 
 // ItemCount is the number of items in the order.
@@ -158,8 +114,8 @@ func (o Order) ItemCount() int {
 // OrderQuery selects a page of a user's orders.
 type OrderQuery struct {
 	UserID string
-	Status string // "" all
-	Sort   string // "date", "total", "status"
+	Status OrderStatus // "" all
+	Sort   string      // "date", "total", "status"
 	Desc   bool
 	Page   int
 }

@@ -5,42 +5,6 @@ import (
 	"time"
 )
 
-// Return states: a request is requested, then approved or rejected by
-// staff; approved items are received back, then refunded. Rejected and
-// refunded are the ends.
-const (
-	ReturnRequested = "requested"
-	ReturnApproved  = "approved"
-	ReturnRejected  = "rejected"
-	ReturnReceived  = "received"
-	ReturnRefunded  = "refunded"
-)
-
-// ReturnStates are the states in the order a return goes through them,
-// for the back office's filter.
-var ReturnStates = []string{ReturnRequested, ReturnApproved, ReturnReceived, ReturnRefunded, ReturnRejected}
-
-// ReturnStateLabel is how a return's state reads on a page or in a mail.
-func ReturnStateLabel(state string) string {
-	switch state {
-	case ReturnRequested:
-		return "Requested"
-	case ReturnApproved:
-		return "Approved"
-	case ReturnRejected:
-		return "Rejected"
-	case ReturnReceived:
-		return "Received"
-	case ReturnRefunded:
-		return "Refunded"
-	}
-	return state
-}
-
-// ReturnEvent is the order event a return reaching state records
-// ("return_approved"), so an order's timeline tells its returns too.
-func ReturnEvent(state string) string { return "return_" + state }
-
 // ReturnLine is some of one order line sent back.
 type ReturnLine struct {
 	// Line is the order line's position in Order.Lines.
@@ -63,7 +27,7 @@ type ReturnRequest struct {
 	// Email is the order's address, read with the request (the back
 	// office's list shows whose it is).
 	Email string
-	State string
+	State ReturnState
 	// Reason is one of the fixed reasons' codes (package returns);
 	// Comment what the shopper added; StaffMessage what staff told the
 	// shopper (why a request was rejected).
@@ -96,17 +60,18 @@ const ReturnsPageSize = 25
 
 // ReturnQuery selects a page of every order's return requests.
 type ReturnQuery struct {
-	State string // "" any
+	State ReturnState // "" any
 	Page  int
 }
 
 // ReturnMove takes a return from one of From to To, with a message for the
 // shopper (rejected), the lines put back into stock (received, by their
-// Line) or the amount refunded (refunded).
+// Line) or the amount refunded (refunded). Each of From must be a move to
+// To that ReturnMoves has; the returns service passes ReturnMoves.From(To).
 type ReturnMove struct {
 	ID       string
-	From     []string
-	To       string
+	From     []ReturnState
+	To       ReturnState
 	Message  string
 	Restock  []int
 	Refunded Cents
@@ -136,7 +101,9 @@ type ReturnStore interface {
 	ReturnRequests(ctx context.Context, q ReturnQuery) ([]ReturnRequest, int, error)
 	// MoveReturn moves a request from one of m.From to m.To with an order
 	// event, in one transaction; a request in another state is an
-	// ECONFLICT with MsgReturnMoved (someone moved it first). Rejecting
+	// ECONFLICT with MsgReturnMoved (someone moved it first), and a move
+	// ReturnMoves does not have (or no From) an EINVALID with
+	// MsgReturnNoSuchMove, before anything is read. Rejecting
 	// gives its items back to what may still be returned; receiving marks
 	// the lines of m.Restock restocked and adds their quantities to their
 	// variants' stock (a change, never an overwrite; a variant deleted
@@ -153,6 +120,8 @@ const (
 	MsgReturnTooMany = "You can return at most %d of this item."
 	// MsgReturnNoneLeft: every one of the item is in a request already.
 	MsgReturnNoneLeft = "This item is already in a return request."
+	// MsgReturnNoSuchMove refuses a step ReturnMoves does not have.
+	MsgReturnNoSuchMove = "That is not a step a return can take."
 	// MsgReturnNotDelivered refuses a return of an order not delivered.
 	MsgReturnNotDelivered = "Items can be returned once the order has been delivered."
 )

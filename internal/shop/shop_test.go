@@ -212,8 +212,10 @@ func TestOrder_Visibility(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		email, status, typed string
-		want                 bool
+		email  string
+		status shop.OrderStatus
+		typed  string
+		want   bool
 	}{
 		{"owl@example.com", shop.StatusShipped, " OWL@example.com ", true},
 		{"owl@example.com", shop.StatusShipped, "lark@example.com", false},

@@ -170,10 +170,16 @@ func (s *Store) OrderEvents(ctx context.Context, orderID string) ([]shop.OrderEv
 
 // TransitionOrder moves an order between statuses with a conditional
 // UPDATE (… WHERE status = from), so two staff members acting at once
-// cannot both move it.
+// cannot both move it. Only a move of shop.OrderMoves is made, and the
+// payment states each move reads or writes come from shop.PaymentMoves.
 func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.Order, error) {
 	if t.At.IsZero() {
 		t.At = s.Now()
+	}
+	// A pending order moves on only by CompleteOrder, which takes what it
+	// bought out of its cart.
+	if !shop.OrderMoves.CanMove(t.From, t.To) || t.From == shop.StatusPending {
+		return nil, shop.Errorf(shop.EINVALID, shop.MsgNoSuchOrderMove, t.From, t.To)
 	}
 	unpaid := 0
 	if t.Unpaid {
@@ -186,26 +192,35 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 		case shop.StatusShipped:
 			// Only a paid order ships; checked in the same statement, so a
 			// payment state read earlier cannot let an unpaid one through.
+			taken, takenArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentRefunded))
 			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, carrier = ?, tracking_number = ?
-				WHERE id = ? AND status = ? AND payment_status IN (?, ?)`,
-				t.To, t.Carrier, t.Tracking, t.OrderID, t.From, shop.PaymentPaid, shop.PaymentPartiallyRefunded)
+				WHERE id = ? AND status = ? AND `+taken,
+				append([]any{string(t.To), t.Carrier, t.Tracking, t.OrderID, string(t.From)}, takenArgs...)...)
 		case shop.StatusCancelled:
 			// A paid order is refunded in full; one never paid is failed.
+			// Unpaid cancels only an order whose payment may still fail.
+			toRefunded, refundedArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentRefunded))
+			toFailed, failedArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentFailed))
+			args := []any{string(t.To), t.Reason}
+			args = append(args, refundedArgs...)
+			args = append(args, refundedArgs...)
+			args = append(args, string(shop.PaymentRefunded))
+			args = append(args, failedArgs...)
+			args = append(args, string(shop.PaymentFailed), t.OrderID, string(t.From), unpaid)
+			args = append(args, failedArgs...)
 			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, cancel_reason = ?,
-				refunded_cents = CASE WHEN payment_status IN (?, ?) THEN total_cents ELSE refunded_cents END,
-				payment_status = CASE WHEN payment_status IN (?, ?) THEN ? WHEN payment_status = ? THEN ? ELSE payment_status END
-				WHERE id = ? AND status = ? AND (? = 0 OR payment_status = ?)`,
-				t.To, t.Reason, shop.PaymentPaid, shop.PaymentPartiallyRefunded,
-				shop.PaymentPaid, shop.PaymentPartiallyRefunded, shop.PaymentRefunded, shop.PaymentAwaiting, shop.PaymentFailed,
-				t.OrderID, t.From, unpaid, shop.PaymentAwaiting)
+				refunded_cents = CASE WHEN `+toRefunded+` THEN total_cents ELSE refunded_cents END,
+				payment_status = CASE WHEN `+toRefunded+` THEN ? WHEN `+toFailed+` THEN ? ELSE payment_status END
+				WHERE id = ? AND status = ? AND (? = 0 OR `+toFailed+`)`, args...)
 		default:
-			res, err = tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, t.To, t.OrderID, t.From)
+			res, err = tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, string(t.To), t.OrderID, string(t.From))
 		}
 		if err != nil {
 			return fmt.Errorf("move order %s to %s: %w", t.OrderID, t.To, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			var status, payment string
+			var status shop.OrderStatus
+			var payment shop.PaymentState
 			err := tx.QueryRow(ctx, `SELECT status, payment_status FROM orders WHERE id = ?`, t.OrderID).Scan(&status, &payment)
 			if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
 				return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
@@ -232,7 +247,7 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 		if t.To == shop.StatusShipped {
 			note = t.Carrier + " " + t.Tracking
 		}
-		return addOrderEvent(ctx, tx, t.OrderID, t.To, note, t.Actor, t.At)
+		return addOrderEvent(ctx, tx, t.OrderID, string(t.To), note, t.Actor, t.At)
 	})
 	if err != nil {
 		return nil, err

@@ -172,7 +172,8 @@ func (s *Store) PlacedFromCart(ctx context.Context, owner string) (int, error) {
 	return n, nil
 }
 
-// CompleteOrder marks a pending order processing (and paid, when paid)
+// CompleteOrder marks a pending order processing (the move of
+// shop.OrderMoves into processing; and paid, when paid)
 // and removes what it bought from its cart: a line's quantity goes down by the ordered
 // quantity, so items added during the payment stay.
 func (s *Store) CompleteOrder(ctx context.Context, orderID string, paid bool) error {
@@ -182,9 +183,10 @@ func (s *Store) CompleteOrder(ctx context.Context, orderID string, paid bool) er
 		if paid {
 			status, paidAt = shop.PaymentPaid, s.Now().Unix()
 		}
+		from, fromArgs := stateIn("status", shop.OrderMoves.From(shop.StatusProcessing))
 		err := tx.QueryRow(ctx, `UPDATE orders SET status = ?, lease_until = 0, payment_status = ?, paid_at = ?
-			WHERE id = ? AND status = ? RETURNING cart_owner`,
-			shop.StatusProcessing, status, paidAt, orderID, shop.StatusPending).Scan(&owner)
+			WHERE id = ? AND `+from+` RETURNING cart_owner`,
+			append([]any{string(shop.StatusProcessing), string(status), paidAt, orderID}, fromArgs...)...).Scan(&owner)
 		if errors.Is(err, sql.ErrNoRows) {
 			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderPlaced)
 		} else if err != nil {

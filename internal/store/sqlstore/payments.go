@@ -11,19 +11,21 @@ import (
 )
 
 // MarkPaid moves an order awaiting payment to paid, only while it still
-// is awaiting payment and not cancelled (one conditional UPDATE, so two
-// staff members, or a webhook and the sweep, mark it once), and records
-// the event.
+// is awaiting payment (the states shop.PaymentMoves moves to paid) and not
+// cancelled (one conditional UPDATE, so two staff members, or a webhook
+// and the sweep, mark it once), and records the event.
 func (s *Store) MarkPaid(ctx context.Context, orderID, actor string, at time.Time) (*shop.Order, error) {
 	err := s.InTx(ctx, func(tx Tx) error {
+		from, fromArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentPaid))
 		res, err := tx.Exec(ctx, `UPDATE orders SET payment_status = ?, paid_at = ?
-			WHERE id = ? AND payment_status = ? AND status NOT IN (?, ?)`,
-			shop.PaymentPaid, at.Unix(), orderID, shop.PaymentAwaiting, shop.StatusCancelled, shop.StatusPending)
+			WHERE id = ? AND status NOT IN (?, ?) AND `+from,
+			append([]any{string(shop.PaymentPaid), at.Unix(), orderID, string(shop.StatusCancelled), string(shop.StatusPending)}, fromArgs...)...)
 		if err != nil {
 			return s.FormatError(err, "mark paid", nil)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			var status, payment string
+			var status shop.OrderStatus
+			var payment shop.PaymentState
 			err := tx.QueryRow(ctx, `SELECT status, payment_status FROM orders WHERE id = ?`, orderID).Scan(&status, &payment)
 			if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
 				return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
@@ -32,11 +34,11 @@ func (s *Store) MarkPaid(ctx context.Context, orderID, actor string, at time.Tim
 			}
 			label := shop.PaymentLabel(payment)
 			if status == shop.StatusCancelled {
-				label = shop.StatusCancelled
+				label = string(shop.StatusCancelled)
 			}
 			return shop.Errorf(shop.ECONFLICT, shop.MsgNotAwaitingPayment, label)
 		}
-		return addOrderEvent(ctx, tx, orderID, shop.PaymentPaid, "Payment received", actor, at)
+		return addOrderEvent(ctx, tx, orderID, string(shop.PaymentPaid), "Payment received", actor, at)
 	})
 	if err != nil {
 		return nil, err
@@ -90,16 +92,27 @@ func (s *Store) OrderByPaymentIntent(ctx context.Context, intent string) (*shop.
 	return scanOrder(s.QueryRow(ctx, `SELECT `+orderColumns+` FROM orders WHERE payment_intent = ?`, intent))
 }
 
+// refundTo is the condition and arguments of a refund that raises the
+// refunded amount to to: the payment may move to refunded when to reaches
+// the total, to partially refunded when it does not (shop.PaymentMoves).
+func refundTo(to shop.Cents) (string, []any) {
+	full, fullArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentRefunded))
+	part, partArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentPartiallyRefunded))
+	args := append(append([]any{to}, fullArgs...), to)
+	return "((? >= total_cents AND " + full + ") OR (? < total_cents AND " + part + "))", append(args, partArgs...)
+}
+
 // RecordRefund raises an order's refunded amount, only upwards and only up
 // to its total, in one conditional UPDATE.
 func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.Cents, actor string, at time.Time) (bool, error) {
 	changed := false
 	err := s.InTx(ctx, func(tx Tx) error {
+		move, moveArgs := refundTo(refunded)
 		res, err := tx.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
 			payment_status = CASE WHEN ? >= total_cents THEN ? ELSE ? END
-			WHERE id = ? AND refunded_cents < ? AND ? <= total_cents AND payment_status IN (?, ?)`,
-			refunded, refunded, shop.PaymentRefunded, shop.PaymentPartiallyRefunded,
-			orderID, refunded, refunded, shop.PaymentPaid, shop.PaymentPartiallyRefunded)
+			WHERE id = ? AND refunded_cents < ? AND ? <= total_cents AND `+move,
+			append([]any{refunded, refunded, string(shop.PaymentRefunded), string(shop.PaymentPartiallyRefunded),
+				orderID, refunded, refunded}, moveArgs...)...)
 		if err != nil {
 			return s.FormatError(err, "record refund", nil)
 		}
@@ -117,23 +130,24 @@ func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.
 func (s *Store) ClaimRefund(ctx context.Context, orderID string, was, amount shop.Cents, note, actor string, at time.Time) error {
 	return s.InTx(ctx, func(tx Tx) error {
 		to := was + amount
+		move, moveArgs := refundTo(to)
 		res, err := tx.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
 			payment_status = CASE WHEN ? >= total_cents THEN ? ELSE ? END
-			WHERE id = ? AND refunded_cents = ? AND ? <= total_cents AND payment_status IN (?, ?)`,
-			to, to, shop.PaymentRefunded, shop.PaymentPartiallyRefunded, orderID, was, to, shop.PaymentPaid, shop.PaymentPartiallyRefunded)
+			WHERE id = ? AND refunded_cents = ? AND ? <= total_cents AND `+move,
+			append([]any{to, to, string(shop.PaymentRefunded), string(shop.PaymentPartiallyRefunded), orderID, was, to}, moveArgs...)...)
 		if err != nil {
 			return s.FormatError(err, "claim refund", nil)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
 			var refunded, total shop.Cents
-			var payment string
+			var payment shop.PaymentState
 			err := tx.QueryRow(ctx, `SELECT refunded_cents, total_cents, payment_status FROM orders WHERE id = ?`, orderID).Scan(&refunded, &total, &payment)
 			switch {
 			case err != nil:
 				return rowError(err, "claim refund", shop.MsgOrderNotFound)
 			case refunded != was:
 				return shop.Errorf(shop.ECONFLICT, shop.MsgRefundMoved, refunded)
-			case payment != shop.PaymentPaid && payment != shop.PaymentPartiallyRefunded:
+			case !payment.Taken():
 				return shop.Errorf(shop.EINVALID, shop.MsgNotAwaitingPayment, shop.PaymentLabel(payment))
 			}
 			return shop.Errorf(shop.EINVALID, shop.MsgRefundTooMuch, total-refunded).WithField("amount")
@@ -148,7 +162,7 @@ func (s *Store) UndoRefund(ctx context.Context, orderID string, was, amount shop
 	_, err := s.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
 		payment_status = CASE WHEN ? = 0 THEN ? ELSE ? END
 		WHERE id = ? AND refunded_cents = ?`,
-		was, was, shop.PaymentPaid, shop.PaymentPartiallyRefunded, orderID, was+amount)
+		was, was, string(shop.PaymentPaid), string(shop.PaymentPartiallyRefunded), orderID, was+amount)
 	return s.FormatError(err, "undo refund", nil)
 }
 

@@ -86,7 +86,7 @@ func (s *Store) CreateReturn(ctx context.Context, r *shop.ReturnRequest) error {
 			return s.FormatError(err, "create return", Messages{shop.EINVALID: "Choose why the items go back."})
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			var status string
+			var status shop.OrderStatus
 			err := tx.QueryRow(ctx, `SELECT status FROM orders WHERE id = ?`, r.OrderID).Scan(&status)
 			if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
 				return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
@@ -203,28 +203,32 @@ func (s *Store) ReturnRequests(ctx context.Context, q shop.ReturnQuery) ([]shop.
 
 // MoveReturn moves a request from one of m.From to m.To with a
 // conditional update, so two staff members acting at once cannot both
-// move it.
+// move it. Only moves of shop.ReturnMoves are made.
 func (s *Store) MoveReturn(ctx context.Context, m shop.ReturnMove) (*shop.ReturnRequest, error) {
 	if m.At.IsZero() {
 		m.At = s.Now()
 	}
 	if len(m.From) == 0 {
-		return nil, fmt.Errorf("move return %s: no state to move from", m.ID)
+		return nil, shop.Errorf(shop.EINVALID, shop.MsgReturnNoSuchMove)
+	}
+	for _, f := range m.From {
+		if !shop.ReturnMoves.CanMove(f, m.To) {
+			return nil, shop.Errorf(shop.EINVALID, shop.MsgReturnNoSuchMove)
+		}
 	}
 	at := m.At.Unix()
 	err := s.InTx(ctx, func(tx Tx) error {
-		args := []any{m.To, m.Message, m.Message, m.Refunded, m.Actor, at, m.ID}
-		for _, f := range m.From {
-			args = append(args, f)
-		}
+		from, fromArgs := stateIn("state", m.From)
+		args := append([]any{string(m.To), m.Message, m.Message, m.Refunded, m.Actor, at, m.ID}, fromArgs...)
 		res, err := tx.Exec(ctx, `UPDATE return_requests SET state = ?,
 			staff_message = CASE WHEN ? <> '' THEN ? ELSE staff_message END,
 			refunded_cents = refunded_cents + ?, updated_by = ?, updated_at = ?
-			WHERE id = ? AND state IN (?`+strings.Repeat(", ?", len(m.From)-1)+`)`, args...)
+			WHERE id = ? AND `+from, args...)
 		if err != nil {
-			return s.FormatError(err, "move return "+m.ID, Messages{shop.EINVALID: "That is not a step a return can take."})
+			return s.FormatError(err, "move return "+m.ID, Messages{shop.EINVALID: shop.MsgReturnNoSuchMove})
 		}
-		var orderID, state string
+		var orderID string
+		var state shop.ReturnState
 		if err := tx.QueryRow(ctx, `SELECT order_id, state FROM return_requests WHERE id = ?`, m.ID).Scan(&orderID, &state); err != nil {
 			return rowError(err, "move return "+m.ID, shop.MsgReturnNotFound)
 		}

@@ -328,7 +328,7 @@ func transitions(t *testing.T, s BackOfficeStore) {
 		t.Errorf("unknown order: %v, want ENOTFOUND", err)
 	}
 	events, err := s.OrderEvents(ctx, o.ID)
-	if err != nil || len(events) != 1 || events[0].Status != shop.StatusShipped || events[0].Actor != "ada@example.com" || !events[0].At.Equal(at) {
+	if err != nil || len(events) != 1 || events[0].Status != string(shop.StatusShipped) || events[0].Actor != "ada@example.com" || !events[0].At.Equal(at) {
 		t.Errorf("events: %+v, %v", events, err)
 	}
 

@@ -13,7 +13,7 @@ import (
 )
 
 // order is a placed order with one line, for InsertOrder.
-func order(id, userID, status string, total shop.Cents, created time.Time) *shop.Order {
+func order(id, userID string, status shop.OrderStatus, total shop.Cents, created time.Time) *shop.Order {
 	return &shop.Order{
 		ID: id, UserID: userID, Email: "owl@example.com", Status: status,
 		Subtotal: total, Total: total, PaymentMethod: "Visa ending 4242", IdempotencyKey: "key-" + id,
@@ -191,7 +191,7 @@ func testOrders(t *testing.T, b Backend) {
 	t.Run("List", func(t *testing.T) {
 		s, _, clock := b.open(t)
 		newUser(t, s, "u1", "owl@example.com")
-		statuses := []string{shop.StatusProcessing, shop.StatusShipped, shop.StatusDelivered, shop.StatusCancelled}
+		statuses := []shop.OrderStatus{shop.StatusProcessing, shop.StatusShipped, shop.StatusDelivered, shop.StatusCancelled}
 		n := shop.OrdersPageSize + 3
 		for i := range n {
 			o := order(fmt.Sprintf("NOC-%02d", i), "u1", statuses[i%4], shop.Cents(1000+100*((i*7)%n)), clock.Now().Add(time.Duration(i)*time.Hour))

@@ -110,7 +110,7 @@ func refundsForwardOnly(t *testing.T, s PaymentStore) {
 	for _, tt := range []struct {
 		refunded shop.Cents
 		changed  bool
-		state    string
+		state    shop.PaymentState
 		total    shop.Cents
 	}{
 		{400, true, shop.PaymentPartiallyRefunded, 400},
@@ -191,7 +191,7 @@ func awaitingThenPaid(t *testing.T, s PaymentStore) {
 	}
 	events, err := s.OrderEvents(ctx, o.ID)
 	must(t, err)
-	if n := len(events); n != 1 || events[0].Status != shop.PaymentPaid || events[0].Actor != "ada@example.com" {
+	if n := len(events); n != 1 || events[0].Status != string(shop.PaymentPaid) || events[0].Actor != "ada@example.com" {
 		t.Errorf("events after mark paid: %+v, want one paid event by ada", events)
 	}
 	_, err = s.MarkPaid(ctx, o.ID, "ada@example.com", at)
@@ -224,8 +224,9 @@ func cancelStates(t *testing.T, s PaymentStore) {
 	_, err := s.MarkPaid(ctx, paid.ID, "", time.Now())
 	must(t, err)
 	for _, tt := range []struct {
-		id, payment string
-		refunded    shop.Cents
+		id       string
+		payment  shop.PaymentState
+		refunded shop.Cents
 	}{
 		{unpaid.ID, shop.PaymentFailed, 0},
 		{paid.ID, shop.PaymentRefunded, 1000},
@@ -319,7 +320,7 @@ func paymentFilter(t *testing.T, s PaymentStore) {
 	_, err := s.MarkPaid(ctx, b.ID, "", time.Now())
 	must(t, err)
 	for _, tt := range []struct {
-		payment string
+		payment shop.PaymentState
 		want    []string
 	}{
 		{shop.PaymentAwaiting, []string{a.ID}},

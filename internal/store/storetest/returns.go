@@ -149,13 +149,13 @@ func returnFlow(t *testing.T, s ReturnsStore, clock *Clock) {
 	}
 
 	// Steps taken out of turn are refused with the state there is.
-	_, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []string{shop.ReturnApproved}, To: shop.ReturnReceived, Actor: "ada@example.com"})
+	_, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []shop.ReturnState{shop.ReturnApproved}, To: shop.ReturnReceived, Actor: "ada@example.com"})
 	wantCode(t, "receive a return not approved", err, shop.ECONFLICT, fmt.Sprintf(shop.MsgReturnMoved, "requested"))
-	_, err = s.MoveReturn(ctx, shop.ReturnMove{ID: "RET-NONE", From: []string{shop.ReturnRequested}, To: shop.ReturnApproved})
+	_, err = s.MoveReturn(ctx, shop.ReturnMove{ID: "RET-NONE", From: []shop.ReturnState{shop.ReturnRequested}, To: shop.ReturnApproved})
 	wantCode(t, "move an unknown return", err, shop.ENOTFOUND, shop.MsgReturnNotFound)
 
 	clock.Add(time.Hour)
-	got, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []string{shop.ReturnRequested}, To: shop.ReturnApproved, Actor: "ada@example.com"})
+	got, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []shop.ReturnState{shop.ReturnRequested}, To: shop.ReturnApproved, Actor: "ada@example.com"})
 	if err != nil || got.State != shop.ReturnApproved || got.UpdatedBy != "ada@example.com" || !got.UpdatedAt.Equal(clock.Now()) {
 		t.Fatalf("approve: %+v, %v", got, err)
 	}
@@ -165,7 +165,7 @@ func returnFlow(t *testing.T, s ReturnsStore, clock *Clock) {
 	later, err := claim(ctx, s, "guest_later", "later")
 	must(t, err)
 	must(t, s.CompleteOrder(ctx, later.ID, true))
-	got, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []string{shop.ReturnApproved}, To: shop.ReturnReceived, Restock: []int{lamp}, Actor: "ada@example.com"})
+	got, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []shop.ReturnState{shop.ReturnApproved}, To: shop.ReturnReceived, Restock: []int{lamp}, Actor: "ada@example.com"})
 	if err != nil || got.State != shop.ReturnReceived {
 		t.Fatalf("receive: %+v, %v", got, err)
 	}
@@ -180,11 +180,11 @@ func returnFlow(t *testing.T, s ReturnsStore, clock *Clock) {
 	if n, _ := s.Stock(ctx, "torch"); n != 4 {
 		t.Errorf("torch stock, not restocked: %d, want 4", n)
 	}
-	got, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []string{shop.ReturnReceived}, To: shop.ReturnRefunded, Refunded: 1234, Actor: "ada@example.com"})
+	got, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []shop.ReturnState{shop.ReturnReceived}, To: shop.ReturnRefunded, Refunded: 1234, Actor: "ada@example.com"})
 	if err != nil || got.State != shop.ReturnRefunded || got.Refunded != 1234 {
 		t.Fatalf("refund: %+v, %v", got, err)
 	}
-	_, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []string{shop.ReturnReceived}, To: shop.ReturnRefunded, Refunded: 1234})
+	_, err = s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []shop.ReturnState{shop.ReturnReceived}, To: shop.ReturnRefunded, Refunded: 1234})
 	wantCode(t, "refund twice", err, shop.ECONFLICT, fmt.Sprintf(shop.MsgReturnMoved, "refunded"))
 
 	// Every step is on the order's timeline, by whom.
@@ -212,7 +212,7 @@ func returnReject(t *testing.T, s ReturnsStore) {
 	o := deliveredOrder(t, s, "guest_1", map[string]int{"lamp": 1}, "lamp")
 	r := &shop.ReturnRequest{OrderID: o.ID, Reason: "changed_mind", Lines: []shop.ReturnLine{{Line: 0, Quantity: 1}}}
 	must(t, s.CreateReturn(ctx, r))
-	got, err := s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []string{shop.ReturnRequested, shop.ReturnApproved}, To: shop.ReturnRejected,
+	got, err := s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: []shop.ReturnState{shop.ReturnRequested, shop.ReturnApproved}, To: shop.ReturnRejected,
 		Message: "Worn items can't be returned.", Actor: "ada@example.com"})
 	if err != nil || got.State != shop.ReturnRejected || got.StaffMessage != "Worn items can't be returned." {
 		t.Fatalf("reject: %+v, %v", got, err)
@@ -286,7 +286,7 @@ func returnList(t *testing.T, s ReturnsStore, clock *Clock) {
 		must(t, s.CreateReturn(ctx, r))
 		ids = append(ids, r.ID)
 	}
-	_, err := s.MoveReturn(ctx, shop.ReturnMove{ID: ids[0], From: []string{shop.ReturnRequested}, To: shop.ReturnApproved})
+	_, err := s.MoveReturn(ctx, shop.ReturnMove{ID: ids[0], From: []shop.ReturnState{shop.ReturnRequested}, To: shop.ReturnApproved})
 	must(t, err)
 	page, total, err := s.ReturnRequests(ctx, shop.ReturnQuery{Page: 1})
 	if err != nil || total != len(ids) || len(page) != shop.ReturnsPageSize || page[0].ID != ids[len(ids)-1] || len(page[0].Lines) != 1 ||

@@ -85,7 +85,8 @@ func (b Backend) open(t *testing.T) (Store, KV, *Clock) {
 // Run runs every conformance test against b. Each area is a file of this
 // package (catalog.go, cart.go, wishlist.go, users.go, orders.go, misc.go,
 // backoffice.go, variantedit.go, health.go, payments.go, photos.go,
-// catalogfile.go, pricing.go, notes.go, customers.go, returns.go)
+// catalogfile.go, pricing.go, notes.go, customers.go, returns.go,
+// states.go)
 // with one function here; every test opens its own store, so the areas
 // run in parallel (a database's round trips, not its CPU, are most of
 // their time).
@@ -111,6 +112,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("OrderDesk", func(t *testing.T) { t.Parallel(); testOrderDesk(t, b) })
 	t.Run("Customers", func(t *testing.T) { t.Parallel(); testCustomers(t, b) })
 	t.Run("Returns", func(t *testing.T) { t.Parallel(); testReturns(t, b) })
+	t.Run("States", func(t *testing.T) { t.Parallel(); testStates(t, b) })
 }
 
 // wantCode fails the test unless err carries the shop error code want
