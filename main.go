@@ -159,7 +159,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	checkoutSvc := startCheckout(ctx, cfg, db, methods, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	office.Carriers = db
-	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
+	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	startPaymentSweep(ctx, methods, db, office, log, jobs)
 

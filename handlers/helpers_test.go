@@ -189,7 +189,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Admin.Carriers = db
 	deps.Admin.Customers, deps.Admin.Exports = db, db
 	deps.Admin.Returns = db
-	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
+	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)

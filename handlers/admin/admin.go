@@ -7,6 +7,7 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -599,10 +600,18 @@ func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
 	if !ok {
 		return err
 	}
-	err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
 	done := a.service.RefundText(o, amount) + ": done; the shopper was e-mailed."
-	if err == nil && ret != nil {
-		done = a.returnRefunded(c, o, ret, amount, done)
+	if ret == nil {
+		err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
+		return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)
+	}
+	// The return's refund marks it refunded in the same call.
+	switch err = a.returns.Refund(c.UserContext(), staffEmail(c), o.ID, ret.ID, was, amount, reason); {
+	case errors.Is(err, returns.ErrNotMarked):
+		why := strings.TrimPrefix(err.Error(), returns.ErrNotMarked.Error()+": ")
+		err, done = nil, done+" Return "+ret.ID+" could not be marked refunded: "+why
+	case err == nil:
+		done += " Return " + ret.ID + " is refunded."
 	}
 	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)
 }

@@ -20,7 +20,7 @@ type StaffReturns interface {
 	Reject(ctx context.Context, actor, orderID, returnID, message string) (shop.FieldErrors, error)
 	Receive(ctx context.Context, actor, orderID, returnID string, restock []int) error
 	Refundable(ctx context.Context, orderID, returnID string) (*shop.ReturnRequest, error)
-	Refunded(ctx context.Context, actor, orderID, returnID string, amount shop.Cents) error
+	Refund(ctx context.Context, actor, orderID, returnID string, was, amount shop.Cents, reason string) error
 }
 
 // returnPages serve the list of every order's return requests.
@@ -160,17 +160,6 @@ func (a *orderPages) refundReturn(c *fiber.Ctx, o *shop.Order) (r *shop.ReturnRe
 		return nil, false, a.returnDone(c, o, err, "")
 	}
 	return r, true, nil
-}
-
-// returnRefunded marks a return refunded after its refund was made; the
-// refund stands if that fails (another member of staff marked it), and
-// the message says so.
-func (a *orderPages) returnRefunded(c *fiber.Ctx, o *shop.Order, r *shop.ReturnRequest, amount shop.Cents, done string) string {
-	if err := a.returns.Refunded(c.UserContext(), staffEmail(c), o.ID, r.ID, amount); err != nil {
-		a.Log.Error("mark return refunded", "err", err, "order", o.ID, "return", r.ID)
-		return done + " Return " + r.ID + " could not be marked refunded: " + shop.ErrorMessage(err)
-	}
-	return done + " Return " + r.ID + " is refunded."
 }
 
 // returnID is r's id, "" for none.

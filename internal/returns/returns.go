@@ -96,7 +96,10 @@ type Service struct {
 	Products Products
 	Returns  shop.ReturnStore
 	Audit    Recorder
-	Mailer   mail.Mailer
+	// Refunds give money back through the order's payment method
+	// (backoffice.Service); nil: a return's refund is refused.
+	Refunds Refunder
+	Mailer  mail.Mailer
 	// WindowDays is how many days after delivery items may be returned
 	// (RETURN_WINDOW_DAYS).
 	WindowDays int
@@ -380,6 +383,39 @@ func (s *Service) Refundable(ctx context.Context, orderID, returnID string) (*sh
 func (s *Service) Refunded(ctx context.Context, actor, orderID, returnID string, amount shop.Cents) error {
 	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, To: shop.ReturnRefunded, Refunded: amount, Actor: actor})
 	return err
+}
+
+// Refunder makes a staff refund of an order (backoffice.Service.Refund).
+type Refunder interface {
+	Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error
+}
+
+// ErrNotMarked says a return's refund was made but the return could not be
+// marked refunded (another member of staff moved it meanwhile): the money
+// went back, and the message says so.
+var ErrNotMarked = errors.New("refunded, but the return could not be marked refunded")
+
+// Refund refunds amount of a received return's order (the refund's own
+// checks: what the confirmation showed, at most what is left) and marks
+// the return refunded, in one call: staff never refund a return without
+// its being marked. An error wrapping ErrNotMarked means the money went
+// back and the mark did not.
+func (s *Service) Refund(ctx context.Context, actor, orderID, returnID string, was, amount shop.Cents, reason string) error {
+	if s.Refunds == nil {
+		return errors.New("returns: no refunds")
+	}
+	r, err := s.Refundable(ctx, orderID, returnID)
+	if err != nil {
+		return err
+	}
+	if err := s.Refunds.Refund(ctx, actor, orderID, was, amount, reason); err != nil {
+		return err
+	}
+	if err := s.Refunded(context.WithoutCancel(ctx), actor, orderID, r.ID, amount); err != nil {
+		s.Log.Error("mark return refunded", "err", err, "order", orderID, "return", r.ID)
+		return fmt.Errorf("%w: %s", ErrNotMarked, shop.ErrorMessage(err))
+	}
+	return nil
 }
 
 // RefundQty is what the refund's "items sent back" form takes for r: the
