@@ -58,35 +58,15 @@ func (a *variantPages) adminBulkVariants(c *fiber.Ctx) error {
 		st.alert = msgCorrectFields + " Nothing was changed."
 		return a.render(c, fiber.StatusUnprocessableEntity, prod, ch, st)
 	}
-	was := map[string]int{}
-	for _, id := range in.Selected {
-		if n, err := strconv.Atoi(web.FormValue(c, "was."+id)); err == nil && n >= 0 {
-			was[id] = n
-		}
-	}
-	res, err := a.editor.ApplyBulk(ctx, staffEmail(c), prod.ID, b, was, ch)
+	res, err := a.editor.ApplyBulk(ctx, staffEmail(c), prod.ID, b, stockShown(c, in.Selected), ch)
 	if err != nil {
 		return err
 	}
-	var done []string
-	if res.Priced > 0 {
-		done = append(done, fmt.Sprintf("%s now sold at %s", plural(res.Priced, "variant", "variants"), b.Price))
-	}
-	if b.StockMode != "" && res.Stocked > 0 {
-		verb := fmt.Sprintf("stock set to %d", b.Stock)
-		if b.StockMode == backoffice.BulkStockAdd {
-			verb = fmt.Sprintf("%d added to the stock", b.Stock)
-		}
-		done = append(done, fmt.Sprintf("%s of %s", verb, plural(res.Stocked, "variant", "variants")))
-	}
-	summary := ""
-	if s := strings.Join(done, "; "); s != "" {
-		summary = strings.ToUpper(s[:1]) + s[1:] + "."
-	}
+	summary, changed := bulkSummary(b, res)
 	if len(res.Refused) == 0 {
 		return a.done(c, prod, summary)
 	}
-	if len(done) > 0 {
+	if changed {
 		if err := a.catalog.Reload(ctx); err != nil {
 			a.Log.Error("catalogue reload after a variants edit", "err", err)
 		}
@@ -98,22 +78,61 @@ func (a *variantPages) adminBulkVariants(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	selectRefused(st, ch, now, res.Refused)
+	st.alert = strings.TrimSpace(summary + " These variants were not changed; they stay selected, with the stock as it is now:")
+	return a.render(c, fiber.StatusUnprocessableEntity, prod, now, st)
+}
+
+// stockShown is the stock the page showed of each selected variant, which
+// a stock change is checked against; a variant without it is left out.
+func stockShown(c *fiber.Ctx, selected []string) map[string]int {
+	was := map[string]int{}
+	for _, id := range selected {
+		if n, err := strconv.Atoi(web.FormValue(c, "was."+id)); err == nil && n >= 0 {
+			was[id] = n
+		}
+	}
+	return was
+}
+
+// bulkSummary says in a sentence what a bulk edit changed; changed is
+// false when it changed nothing.
+func bulkSummary(b backoffice.Bulk, res backoffice.BulkResult) (summary string, changed bool) {
+	var done []string
+	if res.Priced > 0 {
+		done = append(done, fmt.Sprintf("%s now sold at %s", plural(res.Priced, "variant", "variants"), b.Price))
+	}
+	if b.StockMode != "" && res.Stocked > 0 {
+		verb := fmt.Sprintf("stock set to %d", b.Stock)
+		if b.StockMode == backoffice.BulkStockAdd {
+			verb = fmt.Sprintf("%d added to the stock", b.Stock)
+		}
+		done = append(done, fmt.Sprintf("%s of %s", verb, plural(res.Stocked, "variant", "variants")))
+	}
+	if s := strings.Join(done, "; "); s != "" {
+		summary = strings.ToUpper(s[:1]) + s[1:] + "."
+	}
+	return summary, len(done) > 0
+}
+
+// selectRefused leaves selected only the variants whose stock change was
+// refused, each with why next to its row in now and named in the list
+// of refusals (by its options as the page showed them).
+func selectRefused(st *variantsState, ch, now shop.Choices, refused map[string]error) {
 	st.selected = map[string]bool{}
 	for i, v := range now.Variants {
-		if rerr, ok := res.Refused[v.ID]; ok {
+		if rerr, ok := refused[v.ID]; ok {
 			st.selected[v.ID] = true
 			st.errs[rowKey(i+1, "stock")] = shop.ErrorMessage(rerr)
 		}
 	}
-	for _, id := range sortedKeys(res.Refused) {
+	for _, id := range sortedKeys(refused) {
 		label := id
 		if v, ok := ch.Variant(id); ok {
 			label = variantLabel(ch.Options, v)
 		}
-		st.refused = append(st.refused, label+": "+shop.ErrorMessage(res.Refused[id]))
+		st.refused = append(st.refused, label+": "+shop.ErrorMessage(refused[id]))
 	}
-	st.alert = strings.TrimSpace(summary + " These variants were not changed; they stay selected, with the stock as it is now:")
-	return a.render(c, fiber.StatusUnprocessableEntity, prod, now, st)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
