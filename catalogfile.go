@@ -5,17 +5,48 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/nocturne/storefront/internal/catalog"
+	"github.com/nocturne/storefront/internal/config"
 	"github.com/nocturne/storefront/internal/shop"
 )
 
 // csvFile reports whether a catalogue file is Shopify's product CSV (the
 // format follows the extension; .json is the FakeStore shape).
 func csvFile(path string) bool { return strings.EqualFold(filepath.Ext(path), ".csv") }
+
+// catalogCommand runs "catalog import FILE" and "catalog export FILE". The
+// format follows the extension: .csv is Shopify's product CSV (either way),
+// .json the FakeStore shape (import only). An import of another kind is
+// refused before the database is opened.
+func catalogCommand(ctx context.Context, cfg *config.Config, log *slog.Logger, verb, path string) error {
+	if verb == "import" && !csvFile(path) && !strings.EqualFold(filepath.Ext(path), ".json") {
+		return fmt.Errorf("catalog import %s: the format follows the extension: .csv (Shopify's product CSV) or .json (the FakeStore shape)", path)
+	}
+	return withDatabase(ctx, cfg, func(db *backend) error {
+		cat := newCatalog(cfg, db, log, progressLine(os.Stderr))
+		if verb == "export" || csvFile(path) {
+			return catalogFileCommand(ctx, cat, db, []string{verb, path}, os.Stdout, os.Stderr)
+		}
+		return importJSON(ctx, cat, path)
+	})
+}
+
+// importJSON runs "catalog import FILE.json": a catalogue in the FakeStore
+// shape, whose malformed items are skipped and counted.
+func importJSON(ctx context.Context, cat *catalog.Service, path string) error {
+	parsed, err := cat.ImportFile(ctx, path)
+	if err != nil {
+		return fmt.Errorf("import %s: %w", path, err)
+	}
+	fmt.Printf("imported %d products (%d skipped, %d images failed) from %s\n",
+		len(parsed.Products), parsed.Skipped, parsed.Images.Failed+parsed.Images.Kept, path)
+	return nil
+}
 
 // catalogFileCommand runs "catalog import FILE.csv" and "catalog export
 // FILE.csv" ("-" for standard output) on an opened shop. The import's

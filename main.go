@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -351,48 +350,30 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 	switch {
 	case len(args) >= 2 && args[0] == "db" && args[1] == "copy":
 		return dbCopyCommand(ctx, args[2:], os.Stdout)
-	case len(args) == 3 && args[0] == "catalog" && (args[1] == "export" || args[1] == "import" && csvFile(args[2])):
-		db, err := openDatabase(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return catalogFileCommand(ctx, newCatalog(cfg, db, log, progressLine(os.Stderr)), db, args[1:], os.Stdout, os.Stderr)
-	case len(args) == 3 && args[0] == "catalog" && args[1] == "import" && !strings.EqualFold(filepath.Ext(args[2]), ".json"):
-		return fmt.Errorf("catalog import %s: the format follows the extension: .csv (Shopify's product CSV) or .json (the FakeStore shape)", args[2])
-	case len(args) == 3 && args[0] == "catalog" && args[1] == "import":
-		db, err := openDatabase(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		parsed, err := newCatalog(cfg, db, log, progressLine(os.Stderr)).ImportFile(ctx, args[2])
-		if err != nil {
-			return fmt.Errorf("import %s: %w", args[2], err)
-		}
-		fmt.Printf("imported %d products (%d skipped, %d images failed) from %s\n",
-			len(parsed.Products), parsed.Skipped, parsed.Images.Failed+parsed.Images.Kept, args[2])
-		return nil
+	case len(args) == 3 && args[0] == "catalog" && (args[1] == "import" || args[1] == "export"):
+		return catalogCommand(ctx, cfg, log, args[1], args[2])
 	case len(args) >= 2 && args[0] == "staff":
-		db, err := openDatabase(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return staffCommand(ctx, db, args[1:], os.Stdout)
+		return withDatabase(ctx, cfg, func(db *backend) error { return staffCommand(ctx, db, args[1:], os.Stdout) })
 	case len(args) == 1 && args[0] == "demo":
-		db, err := openDatabase(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		if err := catalog.NewService(db, log).LoadBuiltin(ctx); err != nil {
-			return err
-		}
-		return printDemo(ctx, db)
+		return withDatabase(ctx, cfg, func(db *backend) error {
+			if err := catalog.NewService(db, log).LoadBuiltin(ctx); err != nil {
+				return err
+			}
+			return printDemo(ctx, db)
+		})
 	default:
 		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL", strings.Join(args, " "))
 	}
+}
+
+// withDatabase runs fn on the database DATABASE_URL names, and closes it.
+func withDatabase(ctx context.Context, cfg *config.Config, fn func(db *backend) error) error {
+	db, err := openDatabase(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return fn(db)
 }
 
 // printDemo creates (or refreshes) the demo account and prints how to sign in.

@@ -195,7 +195,7 @@ func TestCheckout_ValidationKeepsData(t *testing.T) {
 	if res.Header.Get("Location") != "/checkout/payment" {
 		t.Fatalf("back from review: %q", res.Header.Get("Location"))
 	}
-	res, doc = c.postFrom("/checkout/payment", "/checkout/payment", url.Values{"cardNumber": {"4242"}, "cardName": {"Ada"}, "expiryDate": {"12/28"}, "cvv": {"123"}})
+	_, doc = c.postFrom("/checkout/payment", "/checkout/payment", url.Values{"cardNumber": {"4242"}, "cardName": {"Ada"}, "expiryDate": {"12/28"}, "cvv": {"123"}})
 	if got := text(doc, `[data-testid="form-alert"]`); got != checkout.MsgBadCard {
 		t.Errorf("card alert %q", got)
 	}

@@ -226,7 +226,7 @@ func TestProductImages_LaterPhotosReachCachedPages(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
 	srv := imagestest.NewServer(t, map[string]imagestest.File{
-		"/lamp.jpg": {Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", 503) }},
+		"/lamp.jpg": {Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", http.StatusServiceUnavailable) }},
 	})
 	path := filepath.Join(t.TempDir(), "c.json")
 	doc := fmt.Sprintf(`[{"id": "p1", "title": "Photo Lamp", "price": 1.10, "category": "home", "image": %q}]`, srv.URL+"/lamp.jpg")

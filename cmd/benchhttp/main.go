@@ -109,12 +109,7 @@ func picker(only string) func(name string) bool {
 }
 
 func run(bin string, dur time.Duration, conns int, gen, dbURL string, pick func(name string) bool) error {
-	if gen == "auto" {
-		gen = "go"
-		if _, err := exec.LookPath("wrk"); err == nil {
-			gen = "wrk"
-		}
-	}
+	gen = generator(gen)
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -122,19 +117,9 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string, pick func(
 	fmt.Printf("load: %s, %d connections, %s per row, Accept-Encoding: gzip\n\n", gen, conns, dur)
 	fmt.Printf("%-44s %10s %8s %9s %9s %8s %9s %9s\n", "row", "req/s", "ratio", "p50", "p99", "RSS", "CPU/req", "CPU ratio")
 
-	// The reference.
-	helloAddr, err := freeAddr()
+	base, err := measureHello(self, gen, dur, conns)
 	if err != nil {
 		return err
-	}
-	ref, err := start(exec.Command(self, "hello", helloAddr), helloAddr, "/")
-	if err != nil {
-		return fmt.Errorf("hello-world: %w", err)
-	}
-	base, err := measure(gen, "http://"+helloAddr, row{path: "/"}, dur, conns, ref.Process.Pid)
-	stop(ref)
-	if err != nil {
-		return fmt.Errorf("hello-world: %w", err)
 	}
 	printRow("fiber hello-world /", base, base)
 
@@ -148,13 +133,7 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string, pick func(
 		return err
 	}
 	defer os.RemoveAll(dir)
-	cmd := exec.Command(bin)
-	_, port, _ := net.SplitHostPort(addr)
-	cmd.Env = append(os.Environ(), "PORT="+port, "DATA_DIR="+dir, "BASE_URL=http://"+addr, "CATALOG_URL=", "DEMO=")
-	if dbURL != "" {
-		cmd.Env = append(cmd.Env, "DATABASE_URL="+dbURL)
-	}
-	shop, err := start(cmd, addr, "/healthz")
+	shop, err := startShop(bin, addr, dir, dbURL)
 	if err != nil {
 		return fmt.Errorf("shop: %w", err)
 	}
@@ -164,7 +143,80 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string, pick func(
 	if err != nil {
 		return fmt.Errorf("sign in for the bench: %w", err)
 	}
-	rows := []row{
+	var picked []row
+	for _, r := range shopRows(cookie) {
+		if pick(r.name) {
+			picked = append(picked, r)
+		}
+	}
+	if err := measureRows(gen, shopURL, picked, dur, conns, shop.Process.Pid, base); err != nil {
+		return err
+	}
+
+	// The listings again once half the products have options: the shop is
+	// stopped, every other product given three sizes, and started again.
+	if !pick("half with variants") {
+		return nil
+	}
+	stop(shop)
+	if err := halfWithVariants(context.Background(), filepath.Join(dir, "nocturne.db"), dbURL); err != nil {
+		return fmt.Errorf("variants for the bench: %w", err)
+	}
+	if shop, err = startShop(bin, addr, dir, dbURL); err != nil {
+		return fmt.Errorf("shop with variants: %w", err)
+	}
+	return measureRows(gen, shopURL, []row{
+		{name: "/products, half with variants", path: "/products"},
+		{name: "/products?maxPrice=N, half with variants", path: "/products?maxPrice=", unique: true},
+	}, dur, conns, shop.Process.Pid, base)
+}
+
+// generator resolves "auto" to wrk when it is installed, else the Go
+// load generator.
+func generator(gen string) string {
+	if gen != "auto" {
+		return gen
+	}
+	if _, err := exec.LookPath("wrk"); err == nil {
+		return "wrk"
+	}
+	return "go"
+}
+
+// measureHello measures the reference, Fiber's hello-world, served by this
+// program (self) itself.
+func measureHello(self, gen string, dur time.Duration, conns int) (result, error) {
+	helloAddr, err := freeAddr()
+	if err != nil {
+		return result{}, err
+	}
+	ref, err := start(exec.Command(self, "hello", helloAddr), helloAddr, "/")
+	if err != nil {
+		return result{}, fmt.Errorf("hello-world: %w", err)
+	}
+	base, err := measure(gen, "http://"+helloAddr, row{path: "/"}, dur, conns, ref.Process.Pid)
+	stop(ref)
+	if err != nil {
+		return result{}, fmt.Errorf("hello-world: %w", err)
+	}
+	return base, nil
+}
+
+// startShop starts the shop's binary on addr with its data in dir, on the
+// PostgreSQL database dbURL when set, and waits until it is healthy.
+func startShop(bin, addr, dir, dbURL string) (*exec.Cmd, error) {
+	cmd := exec.Command(bin)
+	_, port, _ := net.SplitHostPort(addr)
+	cmd.Env = append(os.Environ(), "PORT="+port, "DATA_DIR="+dir, "BASE_URL=http://"+addr, "CATALOG_URL=", "DEMO=")
+	if dbURL != "" {
+		cmd.Env = append(cmd.Env, "DATABASE_URL="+dbURL)
+	}
+	return start(cmd, addr, "/healthz")
+}
+
+// shopRows are the pages measured, some signed in with a cart (cookie).
+func shopRows(cookie string) []row {
+	return []row{
 		{name: "/", path: "/"},
 		{name: "/products", path: "/products"},
 		{name: "/products?category=…&sort=desc&minPrice=20", path: "/products?category=electronics&minPrice=20&sort=desc"},
@@ -179,39 +231,13 @@ func run(bin string, dur time.Duration, conns int, gen, dbURL string, pick func(
 		{name: "/checkout/review", path: "/checkout/review", headers: []string{"Cookie", cookie}},
 		{name: "/products?maxPrice=N, every URL new", path: "/products?maxPrice=", unique: true},
 	}
-	for _, r := range rows {
-		if !pick(r.name) {
-			continue
-		}
-		res, err := measure(gen, shopURL, r, dur, conns, shop.Process.Pid)
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
-		}
-		printRow(r.name, res, base)
-	}
+}
 
-	// The listings again once half the products have options: the shop is
-	// stopped, every other product given three sizes, and started again.
-	if !pick("half with variants") {
-		return nil
-	}
-	stop(shop)
-	if err := halfWithVariants(context.Background(), filepath.Join(dir, "nocturne.db"), dbURL); err != nil {
-		return fmt.Errorf("variants for the bench: %w", err)
-	}
-	cmd = exec.Command(bin)
-	cmd.Env = append(os.Environ(), "PORT="+port, "DATA_DIR="+dir, "BASE_URL=http://"+addr, "CATALOG_URL=", "DEMO=")
-	if dbURL != "" {
-		cmd.Env = append(cmd.Env, "DATABASE_URL="+dbURL)
-	}
-	if shop, err = start(cmd, addr, "/healthz"); err != nil {
-		return fmt.Errorf("shop with variants: %w", err)
-	}
-	for _, r := range []row{
-		{name: "/products, half with variants", path: "/products"},
-		{name: "/products?maxPrice=N, half with variants", path: "/products?maxPrice=", unique: true},
-	} {
-		res, err := measure(gen, shopURL, r, dur, conns, shop.Process.Pid)
+// measureRows measures each row against the shop (process pid) and
+// prints it beside the reference base.
+func measureRows(gen, shopURL string, rows []row, dur time.Duration, conns, pid int, base result) error {
+	for _, r := range rows {
+		res, err := measure(gen, shopURL, r, dur, conns, pid)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}

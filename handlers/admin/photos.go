@@ -69,44 +69,15 @@ func (a *photoPages) adminSavePhotos(c *fiber.Ctx) error {
 	}
 	page := pages.AdminPhotosPage{Errors: shop.FieldErrors{}, NewURL: strings.TrimSpace(web.FormValue(c, "new_url")),
 		NewAlt: strings.TrimSpace(web.FormValue(c, "new_alt"))}
-	type placed struct {
-		photo shop.GalleryPhoto
-		pos   int
-	}
-	var keep []placed
-	for i, ph := range before {
-		n := strconv.Itoa(i)
-		row := pages.PhotoRow{URL: ph.URL, Alt: strings.TrimSpace(web.FormValue(c, "alt_"+n)),
-			Position: strings.TrimSpace(web.FormValue(c, "pos_"+n)), Remove: web.FormValue(c, "remove_"+n) != ""}
-		page.Rows = append(page.Rows, row)
-		pos, err := strconv.Atoi(row.Position)
-		switch {
-		case err != nil || pos < 1 || pos > len(before)+1:
-			page.Errors["pos_"+n] = "Please enter a position from 1 to " + strconv.Itoa(len(before)+1) + "."
-		case len(row.Alt) > maxAltText:
-			page.Errors["alt_"+n] = "Please keep the description under " + strconv.Itoa(maxAltText) + " characters."
-		}
-		if !row.Remove {
-			keep = append(keep, placed{shop.GalleryPhoto{URL: ph.URL, Alt: row.Alt}, pos})
-		}
-	}
-	if page.NewURL != "" {
-		if u, err := url.Parse(page.NewURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			page.Errors["new_url"] = "Please enter the photo's web address, starting with https://."
-		} else if len(page.NewAlt) > maxAltText {
-			page.Errors["new_alt"] = "Please keep the description under " + strconv.Itoa(maxAltText) + " characters."
-		}
-		keep = append(keep, placed{shop.GalleryPhoto{URL: page.NewURL, Alt: page.NewAlt}, len(before) + 1})
+	keep := readPhotoRows(c, before, &page)
+	if newPhoto, ok := checkNewPhoto(&page, len(before)+1); ok {
+		keep = append(keep, newPhoto)
 	}
 	if len(page.Errors) > 0 {
 		page.Alert = "Please correct the fields marked below."
 		return a.render(c, fiber.StatusUnprocessableEntity, p, page)
 	}
-	slices.SortStableFunc(keep, func(x, y placed) int { return x.pos - y.pos })
-	photos := make([]shop.GalleryPhoto, len(keep))
-	for i, k := range keep {
-		photos[i] = k.photo
-	}
+	photos := inOrder(keep)
 	if err := a.gallery.SetPhotos(ctx, p.ID, photos); err != nil {
 		if code := shop.ErrorCode(err); code != shop.EINVALID && code != shop.ENOTFOUND {
 			return err
@@ -122,6 +93,60 @@ func (a *photoPages) adminSavePhotos(c *fiber.Ctx) error {
 		a.Log.Error("reload after photos", "err", err, "request_id", web.RequestID(c))
 	}
 	return a.RedirectWithFlash(c, photosPath(p.ID), MsgPhotosSaved)
+}
+
+// placedPhoto is a photo with the position typed for it.
+type placedPhoto struct {
+	photo shop.GalleryPhoto
+	pos   int
+}
+
+// readPhotoRows reads the form's row for each photo the page showed into
+// page, with each problem; it returns the photos not marked for removal.
+func readPhotoRows(c *fiber.Ctx, before []shop.GalleryPhoto, page *pages.AdminPhotosPage) []placedPhoto {
+	var keep []placedPhoto
+	for i, ph := range before {
+		n := strconv.Itoa(i)
+		row := pages.PhotoRow{URL: ph.URL, Alt: strings.TrimSpace(web.FormValue(c, "alt_"+n)),
+			Position: strings.TrimSpace(web.FormValue(c, "pos_"+n)), Remove: web.FormValue(c, "remove_"+n) != ""}
+		page.Rows = append(page.Rows, row)
+		pos, err := strconv.Atoi(row.Position)
+		switch {
+		case err != nil || pos < 1 || pos > len(before)+1:
+			page.Errors["pos_"+n] = "Please enter a position from 1 to " + strconv.Itoa(len(before)+1) + "."
+		case len(row.Alt) > maxAltText:
+			page.Errors["alt_"+n] = "Please keep the description under " + strconv.Itoa(maxAltText) + " characters."
+		}
+		if !row.Remove {
+			keep = append(keep, placedPhoto{shop.GalleryPhoto{URL: ph.URL, Alt: row.Alt}, pos})
+		}
+	}
+	return keep
+}
+
+// checkNewPhoto checks the photo to add, if one was typed (ok), which goes
+// at position last.
+func checkNewPhoto(page *pages.AdminPhotosPage, last int) (p placedPhoto, ok bool) {
+	if page.NewURL == "" {
+		return placedPhoto{}, false
+	}
+	if u, err := url.Parse(page.NewURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		page.Errors["new_url"] = "Please enter the photo's web address, starting with https://."
+	} else if len(page.NewAlt) > maxAltText {
+		page.Errors["new_alt"] = "Please keep the description under " + strconv.Itoa(maxAltText) + " characters."
+	}
+	return placedPhoto{shop.GalleryPhoto{URL: page.NewURL, Alt: page.NewAlt}, last}, true
+}
+
+// inOrder is the gallery by the positions typed; ties keep the page's
+// order.
+func inOrder(keep []placedPhoto) []shop.GalleryPhoto {
+	slices.SortStableFunc(keep, func(x, y placedPhoto) int { return x.pos - y.pos })
+	photos := make([]shop.GalleryPhoto, len(keep))
+	for i, k := range keep {
+		photos[i] = k.photo
+	}
+	return photos
 }
 
 // photoList is a gallery as the audit log keeps it: each photo's address

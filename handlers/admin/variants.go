@@ -2,9 +2,7 @@ package admin
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -369,52 +367,14 @@ func (a *variantPages) adminSaveVariants(c *fiber.Ctx) error {
 	}
 	ctx := c.UserContext()
 	st := newVariantsState()
-	type row struct {
-		n      int
-		before shop.Variant
-		edit   shop.VariantEdit
-	}
-	var rows []row
-	for i, v := range ch.Variants {
-		if !posted(c, "stock_was."+v.ID) {
-			continue // made after the page was shown
-		}
-		in := backoffice.VariantInput{SKU: web.FormValue(c, "sku."+v.ID), Price: web.FormValue(c, "price."+v.ID),
-			Original: web.FormValue(c, "original."+v.ID), Stock: web.FormValue(c, "stock."+v.ID), StockWas: web.FormValue(c, "stock_was."+v.ID),
-			Image: web.FormValue(c, "image."+v.ID), Enabled: web.FormValue(c, "enabled."+v.ID) != ""}
-		st.rows[v.ID] = in
-		e, errs := backoffice.ParseVariant(v.ID, in, prod.Price)
-		for field, msg := range errs {
-			st.errs[rowKey(i+1, field)] = msg
-		}
-		rows = append(rows, row{n: i + 1, before: v, edit: e})
-	}
+	rows := parseVariantRows(c, prod.Price, ch, st)
 	if len(st.errs) > 0 {
 		st.alert = msgCorrectFields + " Nothing was saved."
 		return a.render(c, fiber.StatusUnprocessableEntity, prod, ch, st)
 	}
-	saved := 0
-	refused := map[string]backoffice.VariantInput{}
-	for _, r := range rows {
-		if backoffice.Unchanged(r.before, r.edit) {
-			continue
-		}
-		err := a.editor.SaveVariant(ctx, staffEmail(c), prod.ID, r.before, r.edit)
-		switch code := shop.ErrorCode(err); {
-		case err == nil:
-			saved++
-		case code == shop.ECONFLICT || code == shop.EINVALID:
-			field := shop.ErrorField(err)
-			if field == "" {
-				field = "stock"
-			}
-			st.errs[rowKey(r.n, field)] = shop.ErrorMessage(err)
-			refused[r.edit.ID] = st.rows[r.edit.ID]
-		case code == shop.ENOTFOUND:
-			st.refused = append(st.refused, variantLabel(ch.Options, r.before)+": "+shop.ErrorMessage(err))
-		default:
-			return err
-		}
+	saved, refused, err := a.saveVariantRows(c, prod.ID, ch, rows, st)
+	if err != nil {
+		return err
 	}
 	if len(st.errs) == 0 && len(st.refused) == 0 {
 		if saved == 0 {
@@ -433,6 +393,80 @@ func (a *variantPages) adminSaveVariants(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	keepRefused(st, now, rows, refused)
+	st.alert = "Nothing was saved."
+	if saved > 0 {
+		st.alert = plural(saved, "variant was", "variants were") + " saved."
+	}
+	if len(st.errs) > 0 {
+		st.alert += " The ones marked below were not: their stock changed while you were editing."
+	}
+	return a.render(c, fiber.StatusUnprocessableEntity, prod, now, st)
+}
+
+// postedVariant is a row of the variants editor as posted and checked;
+// n is its row number on the page.
+type postedVariant struct {
+	n      int
+	before shop.Variant
+	edit   shop.VariantEdit
+}
+
+// parseVariantRows reads and checks the rows the page showed, keeping what
+// was typed and each problem in st. A variant made after the page was
+// shown has no row.
+func parseVariantRows(c *fiber.Ctx, productPrice shop.Cents, ch shop.Choices, st *variantsState) []postedVariant {
+	var rows []postedVariant
+	for i, v := range ch.Variants {
+		if !posted(c, "stock_was."+v.ID) {
+			continue // made after the page was shown
+		}
+		in := backoffice.VariantInput{SKU: web.FormValue(c, "sku."+v.ID), Price: web.FormValue(c, "price."+v.ID),
+			Original: web.FormValue(c, "original."+v.ID), Stock: web.FormValue(c, "stock."+v.ID), StockWas: web.FormValue(c, "stock_was."+v.ID),
+			Image: web.FormValue(c, "image."+v.ID), Enabled: web.FormValue(c, "enabled."+v.ID) != ""}
+		st.rows[v.ID] = in
+		e, errs := backoffice.ParseVariant(v.ID, in, productPrice)
+		for field, msg := range errs {
+			st.errs[rowKey(i+1, field)] = msg
+		}
+		rows = append(rows, postedVariant{n: i + 1, before: v, edit: e})
+	}
+	return rows
+}
+
+// saveVariantRows saves the changed rows one by one. A row the store
+// refuses gets its problem in st and is returned in refused with what was
+// typed; a variant gone meanwhile is named in st.refused.
+func (a *variantPages) saveVariantRows(c *fiber.Ctx, productID string, ch shop.Choices, rows []postedVariant, st *variantsState) (int, map[string]backoffice.VariantInput, error) {
+	saved, refused := 0, map[string]backoffice.VariantInput{}
+	for _, r := range rows {
+		if backoffice.Unchanged(r.before, r.edit) {
+			continue
+		}
+		err := a.editor.SaveVariant(c.UserContext(), staffEmail(c), productID, r.before, r.edit)
+		switch code := shop.ErrorCode(err); {
+		case err == nil:
+			saved++
+		case code == shop.ECONFLICT || code == shop.EINVALID:
+			field := shop.ErrorField(err)
+			if field == "" {
+				field = "stock"
+			}
+			st.errs[rowKey(r.n, field)] = shop.ErrorMessage(err)
+			refused[r.edit.ID] = st.rows[r.edit.ID]
+		case code == shop.ENOTFOUND:
+			st.refused = append(st.refused, variantLabel(ch.Options, r.before)+": "+shop.ErrorMessage(err))
+		default:
+			return saved, refused, err
+		}
+	}
+	return saved, refused, nil
+}
+
+// keepRefused leaves in st only the refused rows, as typed but checked
+// against the stock now, with their errors renumbered to the variants'
+// rows in now: the errors follow their variants.
+func keepRefused(st *variantsState, now shop.Choices, rows []postedVariant, refused map[string]backoffice.VariantInput) {
 	st.rows = map[string]backoffice.VariantInput{}
 	keep := shop.FieldErrors{}
 	for i, v := range now.Variants {
@@ -442,7 +476,6 @@ func (a *variantPages) adminSaveVariants(c *fiber.Ctx) error {
 		}
 		in.StockWas = strconv.Itoa(v.Stock)
 		st.rows[v.ID] = in
-		// Rows are numbered afresh: the errors follow their variants.
 		for _, r := range rows {
 			if r.edit.ID == v.ID {
 				for _, field := range []string{"sku", "price", "original", "stock", "image"} {
@@ -454,123 +487,4 @@ func (a *variantPages) adminSaveVariants(c *fiber.Ctx) error {
 		}
 	}
 	st.errs = keep
-	st.alert = "Nothing was saved."
-	if saved > 0 {
-		st.alert = plural(saved, "variant was", "variants were") + " saved."
-	}
-	if len(keep) > 0 {
-		st.alert += " The ones marked below were not: their stock changed while you were editing."
-	}
-	return a.render(c, fiber.StatusUnprocessableEntity, prod, now, st)
-}
-
-// postedKeys lists the ids of the posted fields named prefix+id, in order.
-func postedKeys(c *fiber.Ctx, prefix string) []string {
-	var ids []string
-	c.Request().PostArgs().VisitAll(func(k, _ []byte) {
-		if id, ok := strings.CutPrefix(string(k), prefix); ok && id != "" {
-			ids = append(ids, id)
-		}
-	})
-	if mf, err := c.MultipartForm(); err == nil && mf != nil {
-		for k := range mf.Value {
-			if id, ok := strings.CutPrefix(k, prefix); ok && id != "" {
-				ids = append(ids, id)
-			}
-		}
-	}
-	sort.Strings(ids)
-	return ids
-}
-
-// adminBulkVariants gives the selected variants one price and sets or
-// adds to their stock; each stock change is checked against the stock the
-// page showed, and the variants whose stock moved are named and stay
-// selected, with the stock now.
-func (a *variantPages) adminBulkVariants(c *fiber.Ctx) error {
-	prod, ch, err := a.load(c)
-	if err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	in := backoffice.BulkInput{Selected: postedKeys(c, "select."), Price: web.FormValue(c, "price"),
-		StockMode: web.FormValue(c, "stock_mode"), Stock: web.FormValue(c, "stock")}
-	st := newVariantsState()
-	st.bulk = pages.BulkForm{Price: in.Price, StockMode: in.StockMode, Stock: in.Stock}
-	for _, id := range in.Selected {
-		st.selected[id] = true
-	}
-	b, errs := backoffice.ParseBulk(in)
-	if errs != nil {
-		for field, msg := range errs {
-			st.errs["bulk-"+field] = msg
-		}
-		st.alert = msgCorrectFields + " Nothing was changed."
-		return a.render(c, fiber.StatusUnprocessableEntity, prod, ch, st)
-	}
-	was := map[string]int{}
-	for _, id := range in.Selected {
-		if n, err := strconv.Atoi(web.FormValue(c, "was."+id)); err == nil && n >= 0 {
-			was[id] = n
-		}
-	}
-	res, err := a.editor.ApplyBulk(ctx, staffEmail(c), prod.ID, b, was, ch)
-	if err != nil {
-		return err
-	}
-	var done []string
-	if res.Priced > 0 {
-		done = append(done, fmt.Sprintf("%s now sold at %s", plural(res.Priced, "variant", "variants"), b.Price))
-	}
-	if b.StockMode != "" && res.Stocked > 0 {
-		verb := fmt.Sprintf("stock set to %d", b.Stock)
-		if b.StockMode == backoffice.BulkStockAdd {
-			verb = fmt.Sprintf("%d added to the stock", b.Stock)
-		}
-		done = append(done, fmt.Sprintf("%s of %s", verb, plural(res.Stocked, "variant", "variants")))
-	}
-	summary := ""
-	if s := strings.Join(done, "; "); s != "" {
-		summary = strings.ToUpper(s[:1]) + s[1:] + "."
-	}
-	if len(res.Refused) == 0 {
-		return a.done(c, prod, summary)
-	}
-	if len(done) > 0 {
-		if err := a.catalog.Reload(ctx); err != nil {
-			a.Log.Error("catalogue reload after a variants edit", "err", err)
-		}
-	}
-	// What was refused stays selected, to apply again against the stock
-	// shown now; what went through is not selected any more, so applying
-	// again cannot add twice.
-	now, err := a.store.EditChoices(ctx, prod.ID)
-	if err != nil {
-		return err
-	}
-	st.selected = map[string]bool{}
-	for i, v := range now.Variants {
-		if rerr, ok := res.Refused[v.ID]; ok {
-			st.selected[v.ID] = true
-			st.errs[rowKey(i+1, "stock")] = shop.ErrorMessage(rerr)
-		}
-	}
-	for _, id := range sortedKeys(res.Refused) {
-		label := id
-		if v, ok := ch.Variant(id); ok {
-			label = variantLabel(ch.Options, v)
-		}
-		st.refused = append(st.refused, label+": "+shop.ErrorMessage(res.Refused[id]))
-	}
-	st.alert = strings.TrimSpace(summary + " These variants were not changed; they stay selected, with the stock as it is now:")
-	return a.render(c, fiber.StatusUnprocessableEntity, prod, now, st)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

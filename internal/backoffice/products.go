@@ -28,61 +28,111 @@ const MaxStock = 1_000_000
 // back in FieldErrors, next to the field.
 func ParseProduct(in ProductInput, isNew bool) (shop.ProductEdit, shop.FieldErrors) {
 	e := shop.ProductEdit{New: isNew}
-	p := &e.Product
-	errs := shop.FieldErrors{}
-	p.ID = strings.ToLower(strings.TrimSpace(in.ID))
-	if isNew && !productID.MatchString(p.ID) {
-		errs["id"] = "Use 1 to 64 lower-case letters, digits and dashes."
+	errs := checkFields(&e, in, productChecks)
+	e.Product.Featured, e.Product.Hidden, e.Product.FinalSale = in.Featured, !in.Visible, in.FinalSale
+	return e, errs
+}
+
+// productChecks read the product editor's fields, in order.
+var productChecks = []fieldCheck[shop.ProductEdit, ProductInput]{
+	{"id", checkProductID},
+	{"title", checkProductTitle},
+	{"description", checkProductDescription},
+	{"category", checkProductCategory},
+	{"price", checkProductPrice},
+	{"original", checkProductOriginal},
+	{"stock", checkProductStock},
+	{"stock", checkProductStockWas},
+}
+
+// checkProductID reads the id, which is checked only for a new product:
+// an existing one keeps the id it has.
+func checkProductID(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	e.Product.ID = strings.ToLower(strings.TrimSpace(in.ID))
+	if e.New && !productID.MatchString(e.Product.ID) {
+		return "Use 1 to 64 lower-case letters, digits and dashes."
 	}
-	p.Title = strings.TrimSpace(in.Title)
-	p.Description = strings.TrimSpace(strings.ReplaceAll(in.Description, "\r\n", "\n"))
-	p.Category = strings.ToLower(strings.TrimSpace(in.Category))
+	return ""
+}
+
+// checkProductTitle reads the title, required and at most 300 characters.
+func checkProductTitle(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	e.Product.Title = strings.TrimSpace(in.Title)
 	switch {
-	case p.Title == "":
-		errs["title"] = "Title is required."
-	case len(p.Title) > 300:
-		errs["title"] = "Title is too long (at most 300 characters)."
+	case e.Product.Title == "":
+		return "Title is required."
+	case len(e.Product.Title) > 300:
+		return "Title is too long (at most 300 characters)."
 	}
-	if len(p.Description) > 10_000 {
-		errs["description"] = "Description is too long (at most 10,000 characters)."
+	return ""
+}
+
+// checkProductDescription reads the description, with Windows line ends made plain.
+func checkProductDescription(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	e.Product.Description = strings.TrimSpace(strings.ReplaceAll(in.Description, "\r\n", "\n"))
+	if len(e.Product.Description) > 10_000 {
+		return "Description is too long (at most 10,000 characters)."
 	}
+	return ""
+}
+
+// checkProductCategory reads the category, which cannot be the featured products.
+func checkProductCategory(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	e.Product.Category = strings.ToLower(strings.TrimSpace(in.Category))
 	switch {
-	case p.Category == "":
-		errs["category"] = "Category is required."
-	case len(p.Category) > 60 || p.Category == shop.FeaturedCategory:
-		errs["category"] = "Choose another category name."
+	case e.Product.Category == "":
+		return "Category is required."
+	case len(e.Product.Category) > 60 || e.Product.Category == shop.FeaturedCategory:
+		return "Choose another category name."
+	}
+	return ""
+}
+
+// checkProductPrice reads the price.
+func checkProductPrice(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	var err error
+	if e.Product.Price, err = money.Parse(in.Price); err != nil {
+		return shop.ErrorMessage(err)
+	}
+	return ""
+}
+
+// checkProductOriginal reads the optional original price, not below the price.
+func checkProductOriginal(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	if strings.TrimSpace(in.Original) == "" {
+		return ""
 	}
 	var err error
-	if p.Price, err = money.Parse(in.Price); err != nil {
-		errs["price"] = shop.ErrorMessage(err)
+	if e.Product.Original, err = money.Parse(in.Original); err != nil {
+		return shop.ErrorMessage(err) + " Or leave it empty."
+	} else if e.Product.Price > 0 && e.Product.Original < e.Product.Price {
+		return "The original price cannot be below the price."
 	}
-	if strings.TrimSpace(in.Original) != "" {
-		if p.Original, err = money.Parse(in.Original); err != nil {
-			errs["original"] = shop.ErrorMessage(err) + " Or leave it empty."
-		} else if p.Price > 0 && p.Original < p.Price {
-			errs["original"] = "The original price cannot be below the price."
-		}
-	}
+	return ""
+}
+
+// checkProductStock reads the stock typed.
+func checkProductStock(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
 	n, err := strconv.Atoi(strings.TrimSpace(in.Stock))
+	e.Product.Stock, e.StockWas = n, n
 	if err != nil || n < 0 || n > MaxStock {
-		errs["stock"] = "Enter a whole number from 0 to 1000000."
+		return "Enter a whole number from 0 to 1000000."
 	}
-	p.Stock = n
-	e.StockWas = n
-	if !isNew {
-		// Without the stock it was loaded with, an edit can't be told from
-		// a sale, so nothing is written over the stored stock.
-		if was, err := strconv.Atoi(strings.TrimSpace(in.StockWas)); err == nil && was >= 0 {
-			e.StockWas = was
-		} else if errs["stock"] == "" {
-			errs["stock"] = "This editor is out of date: open the product again."
-		}
+	return ""
+}
+
+// checkProductStockWas reads the stock an existing product's editor was loaded with.
+func checkProductStockWas(e *shop.ProductEdit, in ProductInput, _ shop.FieldErrors) string {
+	if e.New {
+		return ""
 	}
-	p.Featured, p.Hidden, p.FinalSale = in.Featured, !in.Visible, in.FinalSale
-	if len(errs) > 0 {
-		return e, errs
+	// Without the stock it was loaded with, an edit can't be told from
+	// a sale, so nothing is written over the stored stock.
+	if was, err := strconv.Atoi(strings.TrimSpace(in.StockWas)); err == nil && was >= 0 {
+		e.StockWas = was
+		return ""
 	}
-	return e, nil
+	return "This editor is out of date: open the product again."
 }
 
 // productRecord is what the audit log keeps of a product.

@@ -164,51 +164,98 @@ type VariantInput struct {
 // keyed "sku", "price", "original", "stock" and "image".
 func ParseVariant(id string, in VariantInput, productPrice shop.Cents) (shop.VariantEdit, shop.FieldErrors) {
 	e := shop.VariantEdit{Variant: shop.Variant{ID: id, Enabled: in.Enabled}}
-	errs := shop.FieldErrors{}
+	errs := checkFields(&e, variantRow{in, productPrice}, variantChecks)
+	return e, errs
+}
+
+// variantRow is a variant's row as typed, with the product's price that
+// an empty price falls back to.
+type variantRow struct {
+	VariantInput
+	productPrice shop.Cents
+}
+
+// variantChecks read a variant's row, in order.
+var variantChecks = []fieldCheck[shop.VariantEdit, variantRow]{
+	{"sku", checkVariantSKU},
+	{"price", checkVariantPrice},
+	{"original", checkVariantOriginal},
+	{"stock", checkVariantStock},
+	{"stock", checkVariantStockWas},
+	{"image", checkVariantImage},
+}
+
+// checkVariantSKU reads the SKU: at most 64 characters, none of them control characters.
+func checkVariantSKU(e *shop.VariantEdit, in variantRow, _ shop.FieldErrors) string {
 	e.SKU = strings.TrimSpace(in.SKU)
 	if utf8.RuneCountInString(e.SKU) > 64 || strings.ContainsFunc(e.SKU, unicode.IsControl) {
-		errs["sku"] = MsgSKU
+		return MsgSKU
+	}
+	return ""
+}
+
+// checkVariantPrice reads the variant's own price; empty, it sells at the product's.
+func checkVariantPrice(e *shop.VariantEdit, in variantRow, _ shop.FieldErrors) string {
+	if strings.TrimSpace(in.Price) == "" {
+		return ""
 	}
 	var err error
-	if strings.TrimSpace(in.Price) != "" {
-		if e.Price, err = money.Parse(in.Price); err != nil {
-			errs["price"] = shop.ErrorMessage(err) + " Or leave it empty for the product's price."
-		}
+	if e.Price, err = money.Parse(in.Price); err != nil {
+		return shop.ErrorMessage(err) + " Or leave it empty for the product's price."
 	}
-	if strings.TrimSpace(in.Original) != "" {
-		price := productPrice
-		if e.Price > 0 {
-			price = e.Price
-		}
-		if e.Original, err = money.Parse(in.Original); err != nil {
-			errs["original"] = shop.ErrorMessage(err) + " Or leave it empty."
-		} else if errs["price"] == "" && e.Original < price {
-			errs["original"] = MsgCompareAt
-		}
+	return ""
+}
+
+// checkVariantOriginal reads the optional compare-at price, not below the price it sells at.
+func checkVariantOriginal(e *shop.VariantEdit, in variantRow, errs shop.FieldErrors) string {
+	if strings.TrimSpace(in.Original) == "" {
+		return ""
 	}
+	price := in.productPrice
+	if e.Price > 0 {
+		price = e.Price
+	}
+	var err error
+	if e.Original, err = money.Parse(in.Original); err != nil {
+		return shop.ErrorMessage(err) + " Or leave it empty."
+	} else if errs["price"] == "" && e.Original < price {
+		return MsgCompareAt
+	}
+	return ""
+}
+
+// checkVariantStock reads the stock typed.
+func checkVariantStock(e *shop.VariantEdit, in variantRow, _ shop.FieldErrors) string {
 	n, err := strconv.Atoi(strings.TrimSpace(in.Stock))
-	if err != nil || n < 0 || n > MaxStock {
-		errs["stock"] = MsgVariantStock
-	}
 	e.Stock = n
+	if err != nil || n < 0 || n > MaxStock {
+		return MsgVariantStock
+	}
+	return ""
+}
+
+// checkVariantStockWas reads the stock the page showed.
+func checkVariantStockWas(e *shop.VariantEdit, in variantRow, _ shop.FieldErrors) string {
 	// Without the stock the page showed, an edit can't be told from a
 	// sale, so nothing is written over the stored stock.
 	if was, err := strconv.Atoi(strings.TrimSpace(in.StockWas)); err == nil && was >= 0 {
 		e.StockWas = was
-	} else if errs["stock"] == "" {
-		errs["stock"] = MsgPageOutdated
+		return ""
 	}
+	return MsgPageOutdated
+}
+
+// checkVariantImage reads the optional photo address, an absolute http(s) URL.
+func checkVariantImage(e *shop.VariantEdit, in variantRow, _ shop.FieldErrors) string {
 	e.Image = strings.TrimSpace(in.Image)
-	if e.Image != "" {
-		u, err := url.Parse(e.Image)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(e.Image) > 2000 || strings.ContainsAny(e.Image, " \t\n") {
-			errs["image"] = MsgPhotoURL
-		}
+	if e.Image == "" {
+		return ""
 	}
-	if len(errs) > 0 {
-		return e, errs
+	u, err := url.Parse(e.Image)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(e.Image) > 2000 || strings.ContainsAny(e.Image, " \t\n") {
+		return MsgPhotoURL
 	}
-	return e, nil
+	return ""
 }
 
 // Unchanged reports whether saving e would change nothing of v.

@@ -264,17 +264,7 @@ type Filter struct {
 // a minimum above the maximum swaps them.
 func ParseFilter(get func(string) string, categories []string, facets ...shop.Option) Filter {
 	f := shop.ProductFilter{Page: 1, PageSize: shop.CataloguePageSize, Sort: shop.SortPriceAsc}
-	// Invalid UTF-8 is dropped and a long query is cut on a character
-	// boundary with no trailing space, so the canonical URL parses back to
-	// itself (found by FuzzParseFilter).
-	f.Query = strings.Join(strings.Fields(strings.ToValidUTF8(get("q"), "")), " ")
-	if len(f.Query) > 200 {
-		cut := 200
-		for cut > 0 && !utf8.RuneStart(f.Query[cut]) {
-			cut--
-		}
-		f.Query = strings.TrimSpace(f.Query[:cut])
-	}
+	f.Query = searchQuery(get("q"))
 	if f.Query != "" {
 		f.Sort = shop.SortRelevance
 	}
@@ -284,16 +274,8 @@ func ParseFilter(get func(string) string, categories []string, facets ...shop.Op
 	case shop.SortPriceDesc:
 		f.Sort = shop.SortPriceDesc
 	}
-	if c := strings.ToLower(strings.TrimSpace(get("category"))); c == shop.FeaturedCategory {
-		f.Category = c
-	} else if i := sort.SearchStrings(categories, c); c != "" && i < len(categories) && categories[i] == c {
-		f.Category = c
-	}
-	f.MinPrice = parsePrice(get("minPrice"))
-	f.MaxPrice = parsePrice(get("maxPrice"))
-	if f.MinPrice > 0 && f.MaxPrice > 0 && f.MinPrice > f.MaxPrice {
-		f.MinPrice, f.MaxPrice = f.MaxPrice, f.MinPrice
-	}
+	f.Category = knownCategory(get("category"), categories)
+	f.MinPrice, f.MaxPrice = priceRange(get("minPrice"), get("maxPrice"))
 	switch get("rating") {
 	case "2", "3", "4":
 		f.MinRating = int(get("rating")[0] - '0')
@@ -301,18 +283,60 @@ func ParseFilter(get func(string) string, categories []string, facets ...shop.Op
 	if p, err := strconv.Atoi(get("page")); err == nil && p > 1 && p <= 100_000 {
 		f.Page = p
 	}
+	chooseOptions(f.Options[:], get, facets)
+	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
+}
+
+// searchQuery is the search box's text with its white space collapsed.
+// Invalid UTF-8 is dropped and a long query is cut on a character boundary
+// with no trailing space, so the canonical URL parses back to itself
+// (found by FuzzParseFilter).
+func searchQuery(raw string) string {
+	q := strings.Join(strings.Fields(strings.ToValidUTF8(raw, "")), " ")
+	if len(q) > 200 {
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(q[cut]) {
+			cut--
+		}
+		q = strings.TrimSpace(q[:cut])
+	}
+	return q
+}
+
+// knownCategory is raw when it names the featured products or one of the
+// sorted categories (in any case), else "".
+func knownCategory(raw string, categories []string) string {
+	if c := strings.ToLower(strings.TrimSpace(raw)); c == shop.FeaturedCategory {
+		return c
+	} else if i := sort.SearchStrings(categories, c); c != "" && i < len(categories) && categories[i] == c {
+		return c
+	}
+	return ""
+}
+
+// priceRange reads the price bounds, swapping a minimum above the maximum.
+func priceRange(minRaw, maxRaw string) (lo, hi shop.Cents) {
+	lo, hi = parsePrice(minRaw), parsePrice(maxRaw)
+	if lo > 0 && hi > 0 && lo > hi {
+		lo, hi = hi, lo
+	}
+	return lo, hi
+}
+
+// chooseOptions fills into with the option values asked for (o.Size=M),
+// in the facets' order and spelling; a value no facet offers is dropped.
+func chooseOptions(into []shop.OptionPair, get func(string) string, facets []shop.Option) {
 	n := 0
 	for _, o := range facets {
 		want := strings.TrimSpace(get("o." + o.Name))
 		for _, v := range o.Values {
-			if want != "" && n < len(f.Options) && strings.EqualFold(v.Value, want) {
-				f.Options[n] = shop.OptionPair{Name: o.Name, Value: v.Value}
+			if want != "" && n < len(into) && strings.EqualFold(v.Value, want) {
+				into[n] = shop.OptionPair{Name: o.Name, Value: v.Value}
 				n++
 				break
 			}
 		}
 	}
-	return Filter{ProductFilter: f, MinPriceText: priceText(f.MinPrice), MaxPriceText: priceText(f.MaxPrice)}
 }
 
 // parsePrice reads an amount in the shop's currency such as "25" or

@@ -248,8 +248,34 @@ func (r *CSVReport) skip(p catalogcsv.Product, msg string) {
 // whether it is on sale. problem is why it cannot be imported, or "";
 // notes are what is imported differently from the file.
 func entryOf(p catalogcsv.Product) (e shop.CatalogEntry, notes []catalogcsv.Problem, problem string) {
+	if e.Product, problem = entryProduct(p); problem != "" {
+		return e, nil, problem
+	}
+	e.Tags = p.Tags
+	e.Options = entryOptions(p.Options)
+	if e.Variants, notes, problem = entryVariants(p); problem != "" {
+		return e, nil, problem
+	}
+	// Listings sort and filter by the product's price: the cheapest
+	// variant's, which cards show as "from".
+	cheapest := cheapestVariant(p.Variants)
+	e.Product.Price, e.Product.Original = cheapest.Price, cheapest.CompareAt
+	if err := e.Product.Validate(); err != nil {
+		return e, nil, strings.ToUpper(err.Error()[:1]) + err.Error()[1:]
+	}
+	e.Photos = entryPhotos(p)
+	if len(e.Photos) > shop.MaxGalleryPhotos {
+		return e, nil, fmt.Sprintf("The product has %d images; the shop keeps up to %d", len(e.Photos), shop.MaxGalleryPhotos)
+	}
+	return e, notes, ""
+}
+
+// entryProduct maps the product's own fields, refusing what the shop cannot
+// keep: a handle that cannot be an address, a category it cannot show, a
+// title or description over its sizes. Its price comes from the variants.
+func entryProduct(p catalogcsv.Product) (shop.Product, string) {
 	if len(p.Handle) > maxHandle || !handleRule.MatchString(p.Handle) {
-		return e, nil, fmt.Sprintf("Handle %q is not one the shop takes: use %d or fewer lower-case letters, digits and dashes, "+
+		return shop.Product{}, fmt.Sprintf("Handle %q is not one the shop takes: use %d or fewer lower-case letters, digits and dashes, "+
 			"starting with a letter or digit (it becomes the product's address)", p.Handle, maxHandle)
 	}
 	category := strings.ToLower(strings.TrimSpace(p.Type))
@@ -257,49 +283,58 @@ func entryOf(p catalogcsv.Product) (e shop.CatalogEntry, notes []catalogcsv.Prob
 	case category == "":
 		category = DefaultCategory
 	case utf8.RuneCountInString(category) > 60 || category == shop.FeaturedCategory:
-		return e, nil, fmt.Sprintf("Type %q cannot be a category of the shop: use a shorter name, and not %q", p.Type, shop.FeaturedCategory)
+		return shop.Product{}, fmt.Sprintf("Type %q cannot be a category of the shop: use a shorter name, and not %q", p.Type, shop.FeaturedCategory)
 	}
 	if len(p.Title) > maxTitle {
-		return e, nil, fmt.Sprintf("Title is %d bytes long; the shop takes titles of up to %d", len(p.Title), maxTitle)
+		return shop.Product{}, fmt.Sprintf("Title is %d bytes long; the shop takes titles of up to %d", len(p.Title), maxTitle)
 	}
 	if len(p.BodyHTML) > maxBodyHTML {
-		return e, nil, fmt.Sprintf("Body (HTML) is %d bytes long; the shop keeps descriptions of up to %d", len(p.BodyHTML), maxBodyHTML)
+		return shop.Product{}, fmt.Sprintf("Body (HTML) is %d bytes long; the shop keeps descriptions of up to %d", len(p.BodyHTML), maxBodyHTML)
 	}
 	text := TextOfHTML(p.BodyHTML)
 	if len(text) > maxDescription {
-		return e, nil, fmt.Sprintf("Body (HTML) holds %d bytes of text; the shop keeps descriptions of up to %d", len(text), maxDescription)
+		return shop.Product{}, fmt.Sprintf("Body (HTML) holds %d bytes of text; the shop keeps descriptions of up to %d", len(text), maxDescription)
 	}
-	e.Product = shop.Product{
+	return shop.Product{
 		ID:              p.Handle,
 		Title:           p.Title,
 		Description:     text,
 		DescriptionHTML: p.BodyHTML,
 		Category:        category,
 		Hidden:          !p.Published || p.Status != catalogcsv.StatusActive,
-	}
-	e.Tags = p.Tags
-	for _, o := range p.Options {
+	}, ""
+}
+
+// entryOptions maps the file's options and their values.
+func entryOptions(options []catalogcsv.Option) []shop.Option {
+	var out []shop.Option
+	for _, o := range options {
 		opt := shop.Option{Name: o.Name}
 		for _, v := range o.Values {
 			opt.Values = append(opt.Values, shop.OptionValue{Value: v})
 		}
-		e.Options = append(e.Options, opt)
+		out = append(out, opt)
 	}
+	return out
+}
 
+// entryVariants maps the variants. A variant's id is the handle and the slug
+// of its option values, so two variants whose values differ only in other
+// characters are refused; negative stock is imported as 0, with a note.
+func entryVariants(p catalogcsv.Product) (variants []shop.EntryVariant, notes []catalogcsv.Problem, problem string) {
 	ids := map[string]int{}
-	cheapest := 0
 	for i, v := range p.Variants {
 		id := p.Handle
 		if len(v.Values) > 0 {
 			slug := slugOf(strings.Join(v.Values, "-"))
 			if slug == "" {
-				return e, nil, fmt.Sprintf("The option values on line %d (%s) have no letters or digits to make the variant's id of",
+				return nil, nil, fmt.Sprintf("The option values on line %d (%s) have no letters or digits to make the variant's id of",
 					v.Line, strings.Join(v.Values, " / "))
 			}
 			id += "-" + slug
 		}
 		if j, dup := ids[id]; dup {
-			return e, nil, fmt.Sprintf("The variants on lines %d and %d would both have the id %s; make their option values differ in letters or digits",
+			return nil, nil, fmt.Sprintf("The variants on lines %d and %d would both have the id %s; make their option values differ in letters or digits",
 				p.Variants[j].Line, v.Line, id)
 		}
 		ids[id] = i
@@ -309,39 +344,43 @@ func entryOf(p catalogcsv.Product) (e shop.CatalogEntry, notes []catalogcsv.Prob
 				Msg: fmt.Sprintf("Variant Inventory Qty %d is below 0; the shop keeps no negative stock, so it is 0", stock)})
 			stock = 0
 		}
-		e.Variants = append(e.Variants, shop.EntryVariant{
+		variants = append(variants, shop.EntryVariant{
 			Variant: shop.Variant{ID: id, ProductID: p.Handle, SKU: v.SKU, Values: v.Values, Price: v.Price,
 				Original: v.CompareAt, Stock: stock, Image: v.Image, Enabled: true},
 			Exported: v.Exported,
 		})
-		if v.Price < p.Variants[cheapest].Price {
+	}
+	return variants, notes, ""
+}
+
+// cheapestVariant is the first of the variants with the lowest price.
+func cheapestVariant(variants []catalogcsv.Variant) catalogcsv.Variant {
+	cheapest := 0
+	for i, v := range variants {
+		if v.Price < variants[cheapest].Price {
 			cheapest = i
 		}
 	}
-	// Listings sort and filter by the product's price: the cheapest
-	// variant's, which cards show as "from".
-	e.Product.Price, e.Product.Original = p.Variants[cheapest].Price, p.Variants[cheapest].CompareAt
-	if err := e.Product.Validate(); err != nil {
-		return e, nil, strings.ToUpper(err.Error()[:1]) + err.Error()[1:]
-	}
+	return variants[cheapest]
+}
 
+// entryPhotos is the product's gallery: its images, then the variants' own.
+func entryPhotos(p catalogcsv.Product) []shop.GalleryPhoto {
+	var photos []shop.GalleryPhoto
 	inGallery := map[string]bool{}
 	for _, img := range p.Images {
-		e.Photos = append(e.Photos, shop.GalleryPhoto{URL: img.Src, Alt: img.Alt})
+		photos = append(photos, shop.GalleryPhoto{URL: img.Src, Alt: img.Alt})
 		inGallery[img.Src] = true
 	}
 	// A variant's photo is one of the gallery's, so the product page can
 	// show it; one the file lists only as a Variant Image joins at the end.
 	for _, v := range p.Variants {
 		if v.Image != "" && !inGallery[v.Image] {
-			e.Photos = append(e.Photos, shop.GalleryPhoto{URL: v.Image, Alt: p.Title})
+			photos = append(photos, shop.GalleryPhoto{URL: v.Image, Alt: p.Title})
 			inGallery[v.Image] = true
 		}
 	}
-	if len(e.Photos) > shop.MaxGalleryPhotos {
-		return e, nil, fmt.Sprintf("The product has %d images; the shop keeps up to %d", len(e.Photos), shop.MaxGalleryPhotos)
-	}
-	return e, notes, ""
+	return photos
 }
 
 // slugOf is s in lower case with every run of other characters than

@@ -86,7 +86,7 @@ func TestSync_FetchesImagesAndRetries(t *testing.T) {
 		"/products/categories": {Handler: func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`["home"]`)) }},
 		"/products":            {Handler: products},
 		"/img/1.jpg":           {ContentType: "image/jpeg", Body: imagestest.JPEG(t, 640, 640)},
-		"/img/2.jpg":           {Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", 503) }},
+		"/img/2.jpg":           {Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", http.StatusServiceUnavailable) }},
 	})
 	y := newSyncer(t, srv.URL, db)
 	withImages(y.Service, db)

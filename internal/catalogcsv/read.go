@@ -351,12 +351,32 @@ func (rd *reader) continuation(line int, g *group, f fields, msgs []string) {
 
 // readVariant reads the variant columns of a row of g's product.
 func (g *group) readVariant(f fields) (Variant, []string) {
-	var v Variant
-	var msgs []string
+	values, msgs := g.readOptionValues(f)
+	v := Variant{Values: values, SKU: f.get(colSKU)}
+	msgs = append(msgs, readAmounts(f, &v)...)
+
+	p := &g.product
+	if len(msgs) == 0 && g.combos[comboKey(v.Values)] {
+		if len(p.Options) == 0 {
+			msgs = append(msgs, fmt.Sprintf(
+				"Product %s has no options, so it has one variant; this row would be a second one", quote(p.Handle)))
+		} else {
+			msgs = append(msgs, fmt.Sprintf("Product %s already has the variant %s",
+				quote(p.Handle), describeCombo(p.Options, v.Values)))
+		}
+	}
+	return v, msgs
+}
+
+// readOptionValues reads a row's option values: one for each of the
+// product's options, and none beyond them (but the Shopify way of saying a
+// product has no options). Nothing is read when the options were refused.
+func (g *group) readOptionValues(f fields) ([]string, []string) {
+	var values, msgs []string
 	p := &g.product
 	n := len(p.Options)
 	if n > 0 {
-		v.Values = make([]string, n)
+		values = make([]string, n)
 	}
 	for i := range maxOptions {
 		if g.badOptions {
@@ -368,7 +388,7 @@ func (g *group) readVariant(f fields) (Variant, []string) {
 			msgs = append(msgs, fmt.Sprintf("%s is empty; product %s has the option %s",
 				optValueCols[i], quote(p.Handle), quote(p.Options[i].Name)))
 		case i < n:
-			v.Values[i] = val
+			values[i] = val
 		case val == "" || (i == 0 && n == 0 && val == noOptionValue):
 			// A product without options may say so the Shopify way.
 		case n == 0:
@@ -379,8 +399,13 @@ func (g *group) readVariant(f fields) (Variant, []string) {
 				optValueCols[i], quote(val), quote(p.Handle), n))
 		}
 	}
-	v.SKU = f.get(colSKU)
+	return values, msgs
+}
 
+// readAmounts reads a variant row's price (required), compare-at price,
+// inventory, exported inventory and image into v.
+func readAmounts(f fields, v *Variant) []string {
+	var msgs []string
 	if s := f.get(colPrice); s == "" {
 		msgs = append(msgs, "Variant Price is empty; every variant needs a price like 12.50")
 	} else if c, msg := parsePrice(colPrice, s); msg != "" {
@@ -416,17 +441,7 @@ func (g *group) readVariant(f fields) (Variant, []string) {
 			v.Image = s
 		}
 	}
-
-	if len(msgs) == 0 && g.combos[comboKey(v.Values)] {
-		if n == 0 {
-			msgs = append(msgs, fmt.Sprintf(
-				"Product %s has no options, so it has one variant; this row would be a second one", quote(p.Handle)))
-		} else {
-			msgs = append(msgs, fmt.Sprintf("Product %s already has the variant %s",
-				quote(p.Handle), describeCombo(p.Options, v.Values)))
-		}
-	}
-	return v, msgs
+	return msgs
 }
 
 // readImage reads the image columns of a row. ok is false when the row

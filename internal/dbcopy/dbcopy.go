@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nocturne/storefront/internal/store/postgres"
 	"github.com/nocturne/storefront/internal/store/sqlite"
@@ -89,28 +90,12 @@ func Copy(ctx context.Context, sqlitePath, pgURL string, opts Options) ([]Table,
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range tables {
-		if !slices.Contains(order, t) {
-			return nil, fmt.Errorf("table %s has no counterpart in PostgreSQL: add it to the PostgreSQL migrations (or to dbcopy.Skipped, saying why)", t)
-		}
-	}
-	for _, t := range order {
-		if !slices.Contains(tables, t) {
-			return nil, fmt.Errorf("PostgreSQL table %s has no counterpart in SQLite", t)
-		}
+	if err := sameTables(tables, order); err != nil {
+		return nil, err
 	}
 	if !opts.Force {
-		for _, t := range order {
-			if slices.Contains(seeded, t) {
-				continue
-			}
-			var any bool
-			if err := pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+pgx.Identifier{t}.Sanitize()+`)`).Scan(&any); err != nil {
-				return nil, fmt.Errorf("target: %w", err)
-			}
-			if any {
-				return nil, fmt.Errorf("%w: table %s has rows", ErrTargetNotEmpty, t)
-			}
+		if err := checkTargetEmpty(ctx, pg, order); err != nil {
+			return nil, err
 		}
 	}
 
@@ -121,8 +106,57 @@ func Copy(ctx context.Context, sqlitePath, pgURL string, opts Options) ([]Table,
 	}
 	defer stx.Rollback()
 
+	copied, err := copyAll(ctx, stx, pg, order, progress)
+	if err != nil {
+		return nil, err
+	}
+	progress("checking row counts")
+	if err := checkCounts(ctx, stx, pg, copied); err != nil {
+		return nil, err
+	}
+	progress("done: %d tables, every row count matches", len(copied))
+	return copied, nil
+}
+
+// sameTables refuses a copy between databases whose tables differ: every
+// table of shop data must have its counterpart on the other side.
+func sameTables(source, target []string) error {
+	for _, t := range source {
+		if !slices.Contains(target, t) {
+			return fmt.Errorf("table %s has no counterpart in PostgreSQL: add it to the PostgreSQL migrations (or to dbcopy.Skipped, saying why)", t)
+		}
+	}
+	for _, t := range target {
+		if !slices.Contains(source, t) {
+			return fmt.Errorf("PostgreSQL table %s has no counterpart in SQLite", t)
+		}
+	}
+	return nil
+}
+
+// checkTargetEmpty refuses a target with rows in any table the migrations
+// do not seed.
+func checkTargetEmpty(ctx context.Context, pg *pgxpool.Pool, tables []string) error {
+	for _, t := range tables {
+		if slices.Contains(seeded, t) {
+			continue
+		}
+		var any bool
+		if err := pg.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+pgx.Identifier{t}.Sanitize()+`)`).Scan(&any); err != nil {
+			return fmt.Errorf("target: %w", err)
+		}
+		if any {
+			return fmt.Errorf("%w: table %s has rows", ErrTargetNotEmpty, t)
+		}
+	}
+	return nil
+}
+
+// copyAll empties the target and copies the tables in order, in one
+// PostgreSQL transaction, so a failure leaves the target as it was.
+func copyAll(ctx context.Context, stx *sql.Tx, pg *pgxpool.Pool, order []string, progress func(string, ...any)) ([]Table, error) {
 	var copied []Table
-	err = pgx.BeginFunc(ctx, pg, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, pg, func(tx pgx.Tx) error {
 		quoted := make([]string, len(order))
 		for i, t := range order {
 			quoted[i] = pgx.Identifier{t}.Sanitize()
@@ -142,22 +176,25 @@ func Copy(ctx context.Context, sqlitePath, pgURL string, opts Options) ([]Table,
 	if err != nil {
 		return nil, err
 	}
+	return copied, nil
+}
 
-	progress("checking row counts")
+// checkCounts compares each copied table's rows on both sides, and with
+// what the copy wrote.
+func checkCounts(ctx context.Context, stx *sql.Tx, pg *pgxpool.Pool, copied []Table) error {
 	for _, t := range copied {
 		var want, got int64
 		if err := stx.QueryRowContext(ctx, `SELECT COUNT(*) FROM "`+t.Name+`"`).Scan(&want); err != nil {
-			return nil, fmt.Errorf("count %s in the source: %w", t.Name, err)
+			return fmt.Errorf("count %s in the source: %w", t.Name, err)
 		}
 		if err := pg.QueryRow(ctx, `SELECT COUNT(*) FROM `+pgx.Identifier{t.Name}.Sanitize()).Scan(&got); err != nil {
-			return nil, fmt.Errorf("count %s in the target: %w", t.Name, err)
+			return fmt.Errorf("count %s in the target: %w", t.Name, err)
 		}
 		if want != got || got != t.Rows {
-			return nil, fmt.Errorf("table %s: %d rows in SQLite, %d in PostgreSQL", t.Name, want, got)
+			return fmt.Errorf("table %s: %d rows in SQLite, %d in PostgreSQL", t.Name, want, got)
 		}
 	}
-	progress("done: %d tables, every row count matches", len(copied))
-	return copied, nil
+	return nil
 }
 
 // sourceTables lists SQLite's tables of shop data: not its own tables,

@@ -189,7 +189,7 @@ func TestSyncAgainSkipsUnchangedAndRetriesFailures(t *testing.T) {
 	}
 
 	// A source that goes away later keeps the photo we already have.
-	srv.Set("/big.jpg", imagestest.File{Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) }})
+	srv.Set("/big.jpg", imagestest.File{Handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }})
 	rep, err = svc.Sync(ctx, []string{good})
 	if err != nil || rep.Kept != 1 || rep.Failed != 0 {
 		t.Fatalf("third sync: %+v %v", rep, err)

@@ -56,13 +56,6 @@ func Wrap(ln net.Listener, log *slog.Logger) *Listener {
 	return l
 }
 
-// Shed reports how many connections were closed for lack of descriptors.
-func (l *Listener) Shed() int64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.shed
-}
-
 // Accept returns the next connection, riding out descriptor exhaustion.
 func (l *Listener) Accept() (net.Conn, error) {
 	backoff := 5 * time.Millisecond

@@ -229,10 +229,42 @@ func (s *Service) Request(ctx context.Context, o *shop.Order, by string, f Form)
 	}
 	r := &shop.ReturnRequest{OrderID: o.ID, Reason: strings.TrimSpace(f.Reason), RequestedBy: by,
 		Comment: strings.TrimSpace(strings.ReplaceAll(f.Comment, "\r\n", "\n"))}
-	for _, l := range of.Lines {
+	r.Lines = chooseLines(of.Lines, f.Qty, errs)
+	if len(r.Lines) == 0 && len(errs) == 0 {
+		errs["items"] = MsgNothingChosen
+	}
+	if !known(r.Reason) {
+		errs["reason"] = MsgReasonRequired
+	}
+	if len(r.Comment) > MaxText {
+		errs["comment"] = MsgCommentTooLong
+	}
+	if len(errs) > 0 {
+		return nil, errs, nil
+	}
+	if errs, err := createErrors(s.Returns.CreateReturn(ctx, r)); errs != nil || err != nil {
+		return nil, errs, err
+	}
+	// The shopper's step is logged with the staff's, so the audit log tells
+	// each request's whole story.
+	s.Audit.Record(ctx, shop.ActorShopper, "return.requested", r.ID, nil,
+		map[string]any{"order": o.ID, "state": r.State, "reason": r.Reason, "items": r.ItemCount()})
+	if stored, err := s.Returns.ReturnRequest(ctx, r.ID); err == nil {
+		r = stored
+	}
+	s.notify(context.WithoutCancel(ctx), r)
+	return r, nil, nil
+}
+
+// chooseLines reads the quantity typed for each line on offer (qty, by
+// line position; empty or 0 is none). A quantity the line cannot give
+// back gets its problem in errs, next to its field.
+func chooseLines(lines []Line, qty []string, errs shop.FieldErrors) []shop.ReturnLine {
+	var chosen []shop.ReturnLine
+	for _, l := range lines {
 		v := ""
-		if l.Line < len(f.Qty) {
-			v = strings.TrimSpace(f.Qty[l.Line])
+		if l.Line < len(qty) {
+			v = strings.TrimSpace(qty[l.Line])
 		}
 		if v == "" || v == "0" {
 			continue
@@ -250,41 +282,25 @@ func (s *Service) Request(ctx context.Context, o *shop.Order, by string, f Form)
 		case n > l.Left:
 			errs[field] = fmt.Sprintf(shop.MsgReturnTooMany, l.Left)
 		default:
-			r.Lines = append(r.Lines, shop.ReturnLine{Line: l.Line, Quantity: n})
+			chosen = append(chosen, shop.ReturnLine{Line: l.Line, Quantity: n})
 		}
 	}
-	if len(r.Lines) == 0 && len(errs) == 0 {
-		errs["items"] = MsgNothingChosen
-	}
-	if !known(r.Reason) {
-		errs["reason"] = MsgReasonRequired
-	}
-	if len(r.Comment) > MaxText {
-		errs["comment"] = MsgCommentTooLong
-	}
-	if len(errs) > 0 {
-		return nil, errs, nil
-	}
-	err = s.Returns.CreateReturn(ctx, r)
+	return chosen
+}
+
+// createErrors sorts what storing a request answered: a refusal the
+// shopper can act on comes back next to its field, anything else is an
+// error.
+func createErrors(err error) (shop.FieldErrors, error) {
 	var se *shop.Error
 	switch {
 	case errors.As(err, &se) && se.Code == shop.EINVALID && se.Field != "":
 		// Another request took the items meanwhile.
-		return nil, shop.FieldErrors{se.Field: se.Message}, nil
+		return shop.FieldErrors{se.Field: se.Message}, nil
 	case shop.ErrorCode(err) == shop.ECONFLICT:
-		return nil, shop.FieldErrors{"items": shop.ErrorMessage(err)}, nil
-	case err != nil:
-		return nil, nil, err
+		return shop.FieldErrors{"items": shop.ErrorMessage(err)}, nil
 	}
-	// The shopper's step is logged with the staff's, so the audit log tells
-	// each request's whole story.
-	s.Audit.Record(ctx, shop.ActorShopper, "return.requested", r.ID, nil,
-		map[string]any{"order": o.ID, "state": r.State, "reason": r.Reason, "items": r.ItemCount()})
-	if stored, err := s.Returns.ReturnRequest(ctx, r.ID); err == nil {
-		r = stored
-	}
-	s.notify(context.WithoutCancel(ctx), r)
-	return r, nil, nil
+	return nil, err
 }
 
 // load reads a request of orderID; one of another order is not found.

@@ -63,9 +63,9 @@ const MinimumCharge shop.Cents = 50
 func CheckCurrency(code string) error {
 	switch c := strings.ToUpper(code); c {
 	case "ISK", "MGA":
-		return fmt.Errorf("Stripe counts %s amounts in other units than ISO 4217 does, which the shop does not convert", c)
+		return fmt.Errorf("stripe counts %s amounts in other units than ISO 4217 does, which the shop does not convert", c)
 	case "BHD", "JOD", "KWD", "OMR", "TND":
-		return fmt.Errorf("Stripe takes %s amounts only in multiples of 10 thousandths, which the shop's prices and taxes are not rounded to", c)
+		return fmt.Errorf("stripe takes %s amounts only in multiples of 10 thousandths, which the shop's prices and taxes are not rounded to", c)
 	}
 	return nil
 }

@@ -187,9 +187,34 @@ func (s *Store) setOptions(ctx context.Context, tx Tx, productID string, options
 // Exported allows; new ones are inserted with the entry's stock; the rest
 // go.
 func (s *Store) setEntryVariants(ctx context.Context, tx Tx, e shop.CatalogEntry, had map[string]heldVariant, now int64, res *shop.EntryResult) error {
-	p := e.Product
-	ids := make([]string, len(e.Variants))
-	kept := map[string]bool{}
+	ids, kept := entryVariantIDs(e, had)
+	if err := s.checkNewVariantIDs(ctx, tx, e, had, ids, kept); err != nil {
+		return err
+	}
+	if err := s.dropVariantsBut(ctx, tx, e.Product.ID, kept); err != nil {
+		return err
+	}
+	for i, v := range e.Variants {
+		h, held := had[comboKey(v.Values)]
+		if !held {
+			if err := s.insertEntryVariant(ctx, tx, e.Product, i, ids[i], v, now); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.updateEntryVariant(ctx, tx, e.Product, i, h, v, now, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entryVariantIDs gives each of the entry's variants its id: a variant the
+// product had (matched by its values) keeps its own, which kept lists; a
+// new one takes the entry's.
+func entryVariantIDs(e shop.CatalogEntry, had map[string]heldVariant) (ids []string, kept map[string]bool) {
+	ids = make([]string, len(e.Variants))
+	kept = map[string]bool{}
 	for i, v := range e.Variants {
 		if h, ok := had[comboKey(v.Values)]; ok {
 			ids[i] = h.id
@@ -198,10 +223,14 @@ func (s *Store) setEntryVariants(ctx context.Context, tx Tx, e shop.CatalogEntry
 			ids[i] = v.ID
 		}
 	}
-	// A new variant's id must be free: not another product's, and not a
-	// variant of this one that stays under other values. Asked first, so no
-	// statement fails inside the transaction (which PostgreSQL would then
-	// refuse to go on with).
+	return ids, kept
+}
+
+// checkNewVariantIDs refuses an import whose new variant's id is not free:
+// another product's, or a variant of this one that stays under other
+// values. Asked first, so no statement fails inside the transaction (which
+// PostgreSQL would then refuse to go on with).
+func (s *Store) checkNewVariantIDs(ctx context.Context, tx Tx, e shop.CatalogEntry, had map[string]heldVariant, ids []string, kept map[string]bool) error {
 	for i, v := range e.Variants {
 		if _, ok := had[comboKey(v.Values)]; ok {
 			continue
@@ -211,52 +240,65 @@ func (s *Store) setEntryVariants(ctx context.Context, tx Tx, e shop.CatalogEntry
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
-			return s.FormatError(err, "import "+p.ID, nil)
-		case owner != p.ID:
+			return s.FormatError(err, "import "+e.Product.ID, nil)
+		case owner != e.Product.ID:
 			return shop.Errorf(shop.ECONFLICT, "The variant id %s is already used by the product %s; change this variant's option values or the product's handle.", ids[i], owner)
 		case kept[ids[i]]:
 			return shop.Errorf(shop.ECONFLICT, "The variant id %s is already used by another variant of this product; change this variant's option values.", ids[i])
 		}
 	}
+	return nil
+}
+
+// dropVariantsBut deletes the product's variants that are not kept.
+func (s *Store) dropVariantsBut(ctx context.Context, tx Tx, productID string, kept map[string]bool) error {
 	keep := make([]any, 0, len(kept)+2)
-	keep = append(keep, p.ID, "") // "" stands for no variant, so the list is never empty
+	keep = append(keep, productID, "") // "" stands for no variant, so the list is never empty
 	for id := range kept {
 		keep = append(keep, id)
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM variants WHERE product_id = ? AND id NOT IN (`+placeholders(len(kept))+`)`, keep...); err != nil {
-		return s.FormatError(err, "set variants of "+p.ID, nil)
+		return s.FormatError(err, "set variants of "+productID, nil)
 	}
-	for i, v := range e.Variants {
-		var vals [3]string
-		copy(vals[:], v.Values)
-		price, original := variantPrice(v.Price, p.Price), variantOriginal(v.Original, p.Original)
-		h, held := had[comboKey(v.Values)]
-		if !held {
-			if _, err := tx.Exec(ctx, `INSERT INTO variants (id, product_id, position, sku, option1, option2, option3,
+	return nil
+}
+
+// insertEntryVariant inserts the entry's new variant v, at place i, with
+// the entry's stock.
+func (s *Store) insertEntryVariant(ctx context.Context, tx Tx, p shop.Product, i int, id string, v shop.EntryVariant, now int64) error {
+	var vals [3]string
+	copy(vals[:], v.Values)
+	price, original := variantPrice(v.Price, p.Price), variantOriginal(v.Original, p.Original)
+	if _, err := tx.Exec(ctx, `INSERT INTO variants (id, product_id, position, sku, option1, option2, option3,
 				price_cents, original_price_cents, stock, stock_changed_at, image, enabled)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TRUE)`,
-				ids[i], p.ID, i+1, v.SKU, vals[0], vals[1], vals[2], price, original, max(v.Stock, 0), now, v.Image); err != nil {
-				return s.FormatError(err, "import variant "+ids[i], Messages{
-					shop.ECONFLICT: fmt.Sprintf("The variant id %s is already used.", ids[i]),
-					shop.EINVALID:  "Stock and prices cannot be negative."})
-			}
-			continue
-		}
-		image := v.Image
-		if image == "" && h.image != "" && !webAddress(h.image) {
-			image = h.image // a photo no file can carry stays
-		}
-		if _, err := tx.Exec(ctx, `UPDATE variants SET position = ?, sku = ?, price_cents = ?, original_price_cents = ?, image = ?
-			WHERE id = ?`, i+1, v.SKU, price, original, image, h.id); err != nil {
-			return s.FormatError(err, "import variant "+h.id, Messages{shop.EINVALID: "Prices cannot be negative."})
-		}
-		switch {
-		case v.Exported == nil:
-			res.StockKept++
-		case v.Stock != *v.Exported:
-			if err := s.moveStock(ctx, tx, i, h.id, *v.Exported, v.Stock, now, res); err != nil {
-				return err
-			}
+		id, p.ID, i+1, v.SKU, vals[0], vals[1], vals[2], price, original, max(v.Stock, 0), now, v.Image); err != nil {
+		return s.FormatError(err, "import variant "+id, Messages{
+			shop.ECONFLICT: fmt.Sprintf("The variant id %s is already used.", id),
+			shop.EINVALID:  "Stock and prices cannot be negative."})
+	}
+	return nil
+}
+
+// updateEntryVariant updates the variant h the product had with the
+// entry's v, at place i; its stock moves only by the checked change that
+// v's Exported allows.
+func (s *Store) updateEntryVariant(ctx context.Context, tx Tx, p shop.Product, i int, h heldVariant, v shop.EntryVariant, now int64, res *shop.EntryResult) error {
+	price, original := variantPrice(v.Price, p.Price), variantOriginal(v.Original, p.Original)
+	image := v.Image
+	if image == "" && h.image != "" && !webAddress(h.image) {
+		image = h.image // a photo no file can carry stays
+	}
+	if _, err := tx.Exec(ctx, `UPDATE variants SET position = ?, sku = ?, price_cents = ?, original_price_cents = ?, image = ?
+		WHERE id = ?`, i+1, v.SKU, price, original, image, h.id); err != nil {
+		return s.FormatError(err, "import variant "+h.id, Messages{shop.EINVALID: "Prices cannot be negative."})
+	}
+	switch {
+	case v.Exported == nil:
+		res.StockKept++
+	case v.Stock != *v.Exported:
+		if err := s.moveStock(ctx, tx, i, h.id, *v.Exported, v.Stock, now, res); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -196,38 +196,10 @@ func intParam(form url.Values, name string) (v int64, present bool, bad result, 
 var lineKey = regexp.MustCompile(`^line_items\[(\d+)\]`)
 
 func (s *Server) createSession(r *http.Request, form url.Values) result {
-	if res, bad := unknownParam(form, "mode", "payment_method_types", "client_reference_id", "metadata",
-		"payment_intent_data", "success_url", "cancel_url", "customer_email", "expires_at", "line_items",
-		"discounts"); bad {
+	if res, bad := checkSessionParams(form); bad {
 		return res
 	}
-	for k := range form {
-		if strings.HasPrefix(k, "payment_intent_data[") && !strings.HasPrefix(k, "payment_intent_data[metadata][") {
-			return fail(http.StatusBadRequest, "parameter_unknown", k, "Received unknown parameter: "+k+" (the Stripe stand-in does not implement it).")
-		}
-	}
-	if form.Get("mode") == "" {
-		return missing("mode")
-	}
-	if form.Get("mode") != "payment" {
-		return fail(http.StatusBadRequest, "", "mode", "The stand-in implements mode=payment only.")
-	}
-	for k, v := range form {
-		if strings.HasPrefix(k, "payment_method_types") && v[0] != "card" {
-			return fail(http.StatusBadRequest, "", k, "The stand-in implements card payments only.")
-		}
-	}
-	if form.Get("success_url") == "" {
-		return missing("success_url")
-	}
-
-	n := 0
-	for k := range form {
-		if m := lineKey.FindStringSubmatch(k); m != nil {
-			i, _ := strconv.Atoi(m[1])
-			n = max(n, i+1)
-		}
-	}
+	n := lineCount(form)
 	if n == 0 {
 		return missing("line_items")
 	}
@@ -244,73 +216,15 @@ func (s *Server) createSession(r *http.Request, form url.Values) result {
 		created:               s.now().Unix(),
 	}
 	for i := range n {
-		p := fmt.Sprintf("line_items[%d]", i)
-		name := form.Get(p + "[price_data][product_data][name]")
-		cur := form.Get(p + "[price_data][currency]")
-		switch {
-		case form.Get(p+"[price]") != "":
-			return fail(http.StatusBadRequest, "", p+"[price]", "The stand-in implements price_data line items only.")
-		case cur == "":
-			return missing(p + "[price_data][currency]")
-		case name == "":
-			return missing(p + "[price_data][product_data][name]")
-		}
-		amount, present, bad, isBad := intParam(form, p+"[price_data][unit_amount]")
-		if isBad {
-			return bad
-		}
-		if !present {
-			return missing(p + "[price_data][unit_amount]")
-		}
-		qty, present, bad, isBad := intParam(form, p+"[quantity]")
-		if isBad {
-			return bad
-		}
-		if !present {
-			return missing(p + "[quantity]")
-		}
-		if amount < 0 || qty < 1 {
-			return fail(http.StatusBadRequest, "", p, "Line item amounts must be at least 0 and quantities at least 1.")
-		}
-		if cs.currency == "" {
-			cs.currency = cur
-		} else if cur != cs.currency {
-			return fail(http.StatusBadRequest, "", p+"[price_data][currency]", "All line items must share one currency.")
-		}
-		cs.lines = append(cs.lines, line{name: name, unitAmount: amount, quantity: qty})
-		cs.amountSubtotal += amount * qty
-	}
-
-	cs.expiresAt = cs.created + maxExpiry
-	if at, present, bad, isBad := intParam(form, "expires_at"); isBad {
-		return bad
-	} else if present {
-		if at < cs.created+minExpiry {
-			return fail(http.StatusBadRequest, "", "expires_at", "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.")
-		}
-		if at > cs.created+maxExpiry {
-			return fail(http.StatusBadRequest, "", "expires_at", "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.")
-		}
-		cs.expiresAt = at
-	}
-
-	for k := range form {
-		if strings.HasPrefix(k, "discounts[") && k != "discounts[0][coupon]" {
-			return fail(http.StatusBadRequest, "", k, "The stand-in implements one coupon in discounts[0][coupon] only.")
+		if res, bad := readLine(form, i, cs); bad {
+			return res
 		}
 	}
-	if id := form.Get("discounts[0][coupon]"); id != "" {
-		c, found := s.coupons[id]
-		switch {
-		case !found:
-			return fail(http.StatusBadRequest, "resource_missing", "discounts[0][coupon]", fmt.Sprintf("No such coupon: '%s'", id))
-		case c.maxRedemptions > 0 && c.timesRedeemed >= c.maxRedemptions:
-			return fail(http.StatusBadRequest, "coupon_expired", "discounts[0][coupon]", fmt.Sprintf("Coupon %s is no longer valid.", id))
-		case c.currency != cs.currency:
-			return fail(http.StatusBadRequest, "", "discounts[0][coupon]", "The coupon's currency must match the line items'.")
-		}
-		cs.couponID = id
-		cs.amountDiscount = min(c.amountOff, cs.amountSubtotal)
+	if res, bad := readExpiry(form, cs); bad {
+		return res
+	}
+	if res, bad := s.applyCoupon(form, cs); bad {
+		return res
 	}
 	cs.amountTotal = cs.amountSubtotal - cs.amountDiscount
 	if cs.currency == "usd" && cs.amountTotal < minimumUSD {
@@ -320,6 +234,143 @@ func (s *Server) createSession(r *http.Request, form url.Values) result {
 	cs.url = baseURL(r) + "/pay/" + cs.id
 	s.sessions[cs.id] = cs
 	return ok(cs.json())
+}
+
+// checkSessionParams refuses, as Stripe would, a session that asks for
+// what the stand-in does not implement (another mode than payment, other
+// payment methods than cards) or lacks a required parameter.
+func checkSessionParams(form url.Values) (result, bool) {
+	if res, bad := unknownParam(form, "mode", "payment_method_types", "client_reference_id", "metadata",
+		"payment_intent_data", "success_url", "cancel_url", "customer_email", "expires_at", "line_items",
+		"discounts"); bad {
+		return res, true
+	}
+	for k := range form {
+		if strings.HasPrefix(k, "payment_intent_data[") && !strings.HasPrefix(k, "payment_intent_data[metadata][") {
+			return fail(http.StatusBadRequest, "parameter_unknown", k, "Received unknown parameter: "+k+" (the Stripe stand-in does not implement it)."), true
+		}
+	}
+	if form.Get("mode") == "" {
+		return missing("mode"), true
+	}
+	if form.Get("mode") != "payment" {
+		return fail(http.StatusBadRequest, "", "mode", "The stand-in implements mode=payment only."), true
+	}
+	for k, v := range form {
+		if strings.HasPrefix(k, "payment_method_types") && v[0] != "card" {
+			return fail(http.StatusBadRequest, "", k, "The stand-in implements card payments only."), true
+		}
+	}
+	if form.Get("success_url") == "" {
+		return missing("success_url"), true
+	}
+	return result{}, false
+}
+
+// lineCount is how many line items the form numbers: one past the highest
+// index sent.
+func lineCount(form url.Values) int {
+	n := 0
+	for k := range form {
+		if m := lineKey.FindStringSubmatch(k); m != nil {
+			i, _ := strconv.Atoi(m[1])
+			n = max(n, i+1)
+		}
+	}
+	return n
+}
+
+// readLine adds line item i to cs: a price_data item with a name, a
+// currency all items share, an amount and a quantity.
+func readLine(form url.Values, i int, cs *session) (result, bool) {
+	p := fmt.Sprintf("line_items[%d]", i)
+	name := form.Get(p + "[price_data][product_data][name]")
+	cur := form.Get(p + "[price_data][currency]")
+	switch {
+	case form.Get(p+"[price]") != "":
+		return fail(http.StatusBadRequest, "", p+"[price]", "The stand-in implements price_data line items only."), true
+	case cur == "":
+		return missing(p + "[price_data][currency]"), true
+	case name == "":
+		return missing(p + "[price_data][product_data][name]"), true
+	}
+	amount, res, bad := requiredInt(form, p+"[price_data][unit_amount]")
+	if bad {
+		return res, true
+	}
+	qty, res, bad := requiredInt(form, p+"[quantity]")
+	if bad {
+		return res, true
+	}
+	if amount < 0 || qty < 1 {
+		return fail(http.StatusBadRequest, "", p, "Line item amounts must be at least 0 and quantities at least 1."), true
+	}
+	if cs.currency == "" {
+		cs.currency = cur
+	} else if cur != cs.currency {
+		return fail(http.StatusBadRequest, "", p+"[price_data][currency]", "All line items must share one currency."), true
+	}
+	cs.lines = append(cs.lines, line{name: name, unitAmount: amount, quantity: qty})
+	cs.amountSubtotal += amount * qty
+	return result{}, false
+}
+
+// requiredInt reads an integer parameter that must be sent.
+func requiredInt(form url.Values, name string) (int64, result, bool) {
+	v, present, bad, isBad := intParam(form, name)
+	if isBad {
+		return 0, bad, true
+	}
+	if !present {
+		return 0, missing(name), true
+	}
+	return v, result{}, false
+}
+
+// readExpiry sets when cs expires: expires_at, between Stripe's bounds,
+// or else the longest Stripe allows.
+func readExpiry(form url.Values, cs *session) (result, bool) {
+	cs.expiresAt = cs.created + maxExpiry
+	at, present, bad, isBad := intParam(form, "expires_at")
+	switch {
+	case isBad:
+		return bad, true
+	case !present:
+		return result{}, false
+	case at < cs.created+minExpiry:
+		return fail(http.StatusBadRequest, "", "expires_at", "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation."), true
+	case at > cs.created+maxExpiry:
+		return fail(http.StatusBadRequest, "", "expires_at", "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation."), true
+	}
+	cs.expiresAt = at
+	return result{}, false
+}
+
+// applyCoupon applies the one coupon a session may name, refusing one that
+// is unknown, used up or in another currency; its discount is at most the
+// subtotal.
+func (s *Server) applyCoupon(form url.Values, cs *session) (result, bool) {
+	for k := range form {
+		if strings.HasPrefix(k, "discounts[") && k != "discounts[0][coupon]" {
+			return fail(http.StatusBadRequest, "", k, "The stand-in implements one coupon in discounts[0][coupon] only."), true
+		}
+	}
+	id := form.Get("discounts[0][coupon]")
+	if id == "" {
+		return result{}, false
+	}
+	c, found := s.coupons[id]
+	switch {
+	case !found:
+		return fail(http.StatusBadRequest, "resource_missing", "discounts[0][coupon]", fmt.Sprintf("No such coupon: '%s'", id)), true
+	case c.maxRedemptions > 0 && c.timesRedeemed >= c.maxRedemptions:
+		return fail(http.StatusBadRequest, "coupon_expired", "discounts[0][coupon]", fmt.Sprintf("Coupon %s is no longer valid.", id)), true
+	case c.currency != cs.currency:
+		return fail(http.StatusBadRequest, "", "discounts[0][coupon]", "The coupon's currency must match the line items'."), true
+	}
+	cs.couponID = id
+	cs.amountDiscount = min(c.amountOff, cs.amountSubtotal)
+	return result{}, false
 }
 
 // baseURL is the stand-in's own address as the client reached it, so the
