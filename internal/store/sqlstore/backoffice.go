@@ -219,21 +219,7 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 			return fmt.Errorf("move order %s to %s: %w", t.OrderID, t.To, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			var status shop.OrderStatus
-			var payment shop.PaymentState
-			err := tx.QueryRow(ctx, `SELECT status, payment_status FROM orders WHERE id = ?`, t.OrderID).Scan(&status, &payment)
-			if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
-				return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
-			} else if err != nil {
-				return fmt.Errorf("order status: %w", err)
-			}
-			switch {
-			case status == t.From && t.To == shop.StatusShipped:
-				return shop.Errorf(shop.ECONFLICT, shop.MsgShipUnpaid)
-			case status == t.From && t.Unpaid:
-				return shop.Errorf(shop.ECONFLICT, shop.MsgNotAwaitingPayment, shop.PaymentLabel(payment))
-			}
-			return shop.Errorf(shop.ECONFLICT, shop.MsgOrderMoved, status)
+			return whyNotMoved(ctx, tx, t)
 		}
 		if t.To == shop.StatusCancelled {
 			if err := returnStock(ctx, tx, t.OrderID, t.At); err != nil {
@@ -253,6 +239,27 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 		return nil, err
 	}
 	return s.Order(ctx, t.OrderID)
+}
+
+// whyNotMoved says why t's conditional update moved nothing: the order is
+// gone (or still pending), an unpaid order can't ship, its payment is no
+// longer awaited, or someone moved it meanwhile.
+func whyNotMoved(ctx context.Context, tx Tx, t shop.Transition) error {
+	var status shop.OrderStatus
+	var payment shop.PaymentState
+	err := tx.QueryRow(ctx, `SELECT status, payment_status FROM orders WHERE id = ?`, t.OrderID).Scan(&status, &payment)
+	if errors.Is(err, sql.ErrNoRows) || status == shop.StatusPending {
+		return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
+	} else if err != nil {
+		return fmt.Errorf("order status: %w", err)
+	}
+	switch {
+	case status == t.From && t.To == shop.StatusShipped:
+		return shop.Errorf(shop.ECONFLICT, shop.MsgShipUnpaid)
+	case status == t.From && t.Unpaid:
+		return shop.Errorf(shop.ECONFLICT, shop.MsgNotAwaitingPayment, shop.PaymentLabel(payment))
+	}
+	return shop.Errorf(shop.ECONFLICT, shop.MsgOrderMoved, status)
 }
 
 const inboxColumns = `id, name, email, subject, message, created_at, handled_at, handled_by`
