@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -227,12 +226,8 @@ func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
 		err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
 		return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)
 	}
-	// The return's refund marks it refunded in the same call.
-	switch err = a.returns.Refund(c.UserContext(), staffEmail(c), o.ID, ret.ID, was, amount, reason); {
-	case errors.Is(err, returns.ErrNotMarked):
-		why := strings.TrimPrefix(err.Error(), returns.ErrNotMarked.Error()+": ")
-		err, done = nil, done+" Return "+ret.ID+" could not be marked refunded: "+why
-	case err == nil:
+	// The return's refund marks it refunded in the same unit of work.
+	if err = a.returns.Refund(c.UserContext(), staffEmail(c), o.ID, ret.ID, was, amount, reason); err == nil {
 		done += " Return " + ret.ID + " is refunded."
 	}
 	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)

@@ -410,6 +410,13 @@ func (s *Service) RefundText(o *shop.Order, amount shop.Cents) string {
 // refusal takes the count back. A bank transfer is sent back by hand: the
 // refund is only recorded.
 func (s *Service) Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error {
+	return s.RefundReturn(ctx, actor, orderID, "", was, amount, reason)
+}
+
+// RefundReturn is Refund for the received return returnID ("" for none):
+// the return is marked refunded in the same unit of work as the refund is
+// counted, and unmarked with it when the provider refuses.
+func (s *Service) RefundReturn(ctx context.Context, actor, orderID, returnID string, was, amount shop.Cents, reason string) error {
 	o, err := s.Orders.Order(ctx, orderID)
 	if err != nil {
 		return err
@@ -417,15 +424,16 @@ func (s *Service) Refund(ctx context.Context, actor, orderID string, was, amount
 	if o.Status == shop.StatusPending {
 		return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
 	}
-	note := fmt.Sprintf("Refunded %s: %s", amount, reason)
-	if err := s.Orders.ClaimRefund(ctx, o.ID, was, amount, note, actor, s.Now().UTC()); err != nil {
+	claim := shop.RefundClaim{OrderID: o.ID, ReturnID: returnID, Was: was, Amount: amount,
+		Note: fmt.Sprintf("Refunded %s: %s", amount, reason), Actor: actor, At: s.Now().UTC()}
+	if err := s.Orders.ClaimRefund(ctx, claim); err != nil {
 		return err
 	}
 	bg := context.WithoutCancel(ctx)
 	if s.Refunder != nil {
 		o.Refunded = was
 		if err := s.Refunder.Refund(bg, o, amount); err != nil {
-			if uerr := s.Orders.UndoRefund(bg, o.ID, was, amount); uerr != nil {
+			if uerr := s.Orders.UndoRefund(bg, claim); uerr != nil {
 				s.Log.Error("undo refund", "err", uerr, "order", o.ID)
 			}
 			s.Log.Error("refund", "err", err, "order", o.ID)

@@ -394,43 +394,36 @@ func (s *Service) Refundable(ctx context.Context, orderID, returnID string) (*sh
 	return r, nil
 }
 
-// Refunded records that amount was refunded for a received return,
-// through the order's refund.
-func (s *Service) Refunded(ctx context.Context, actor, orderID, returnID string, amount shop.Cents) error {
-	_, err := s.move(ctx, orderID, shop.ReturnMove{ID: returnID, To: shop.ReturnRefunded, Refunded: amount, Actor: actor})
-	return err
-}
-
-// Refunder makes a staff refund of an order (backoffice.Service.Refund).
+// Refunder makes a staff refund of an order for one of its returns
+// (backoffice.Service.RefundReturn): the refund is counted and the return
+// marked refunded in one unit of work.
 type Refunder interface {
-	Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error
+	RefundReturn(ctx context.Context, actor, orderID, returnID string, was, amount shop.Cents, reason string) error
 }
-
-// ErrNotMarked says a return's refund was made but the return could not be
-// marked refunded (another member of staff moved it meanwhile): the money
-// went back, and the message says so.
-var ErrNotMarked = errors.New("refunded, but the return could not be marked refunded")
 
 // Refund refunds amount of a received return's order (the refund's own
 // checks: what the confirmation showed, at most what is left) and marks
-// the return refunded, in one call: staff never refund a return without
-// its being marked. An error wrapping ErrNotMarked means the money went
-// back and the mark did not.
+// the return refunded, in one unit of work: a return is never refunded
+// without being marked, nor marked without the money going back. Then the
+// step is audited and the shopper told, as every step of a return is.
 func (s *Service) Refund(ctx context.Context, actor, orderID, returnID string, was, amount shop.Cents, reason string) error {
 	if s.Refunds == nil {
 		return errors.New("returns: no refunds")
 	}
-	r, err := s.Refundable(ctx, orderID, returnID)
+	before, err := s.Refundable(ctx, orderID, returnID)
 	if err != nil {
 		return err
 	}
-	if err := s.Refunds.Refund(ctx, actor, orderID, was, amount, reason); err != nil {
+	if err := s.Refunds.RefundReturn(ctx, actor, orderID, before.ID, was, amount, reason); err != nil {
 		return err
 	}
-	if err := s.Refunded(context.WithoutCancel(ctx), actor, orderID, r.ID, amount); err != nil {
-		s.Log.Error("mark return refunded", "err", err, "order", orderID, "return", r.ID)
-		return fmt.Errorf("%w: %s", ErrNotMarked, shop.ErrorMessage(err))
+	after, err := s.load(context.WithoutCancel(ctx), orderID, before.ID)
+	if err != nil {
+		return err
 	}
+	s.Audit.Record(ctx, actor, "return."+string(shop.ReturnRefunded), after.ID, map[string]string{"state": string(before.State)},
+		map[string]any{"state": after.State, "refunded": amount.String()})
+	s.notify(context.WithoutCancel(ctx), after)
 	return nil
 }
 

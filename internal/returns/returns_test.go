@@ -57,6 +57,10 @@ func newFixture(t *testing.T) *fixture {
 		{ID: "NOC-P", Status: shop.StatusProcessing, Lines: []shop.OrderLine{{ProductID: "lamp", Name: "Lamp", Price: 4000, Quantity: 1}}},
 	} {
 		o.UserID, o.Email, o.IdempotencyKey, o.CreatedAt, o.PaymentStatus = "usr_1", "ada@example.com", o.ID, delivered.Add(-72*time.Hour), shop.PaymentPaid
+		for _, l := range o.Lines {
+			o.Subtotal += l.Total()
+		}
+		o.Total = o.Subtotal
 		must(db.InsertOrder(ctx, o))
 		if o.Status == shop.StatusShipped {
 			_, err := db.TransitionOrder(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusShipped, To: shop.StatusDelivered, At: delivered})
@@ -66,8 +70,9 @@ func newFixture(t *testing.T) *fixture {
 	must(db.CreateReturn(ctx, &shop.ReturnRequest{OrderID: "NOC-B", Reason: "other", Lines: []shop.ReturnLine{{Line: 0, Quantity: 1}}}))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	f := &fixture{db: db, now: delivered.Add(time.Hour)}
-	office := &backoffice.Service{Orders: db, Audit: db, Now: func() time.Time { return f.now }, Log: log}
-	f.svc = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Mailer: &mail.Outbox{Store: db, Log: log},
+	outbox := &mail.Outbox{Store: db, Log: log}
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Now: func() time.Time { return f.now }, Log: log}
+	f.svc = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: outbox,
 		WindowDays: 30, BaseURL: "https://shop.example", Now: func() time.Time { return f.now }, Log: log}
 	return f
 }
@@ -187,15 +192,18 @@ func TestSteps(t *testing.T) {
 	if got := returns.RefundQty(r, 1); fmt.Sprint(got) != "[1]" {
 		t.Errorf("refund quantities %v", got)
 	}
-	if err := f.svc.Refunded(ctx, staff, "NOC-B", id, 4400); err != nil {
+	if err := f.svc.Refund(ctx, staff, "NOC-B", id, 0, 4400, returns.RefundReason(r)); err != nil {
 		t.Fatal(err)
+	}
+	if o, _ := f.db.Order(ctx, "NOC-B"); o.Refunded != 4400 {
+		t.Errorf("order refunded %v, want 44.00", o.Refunded)
 	}
 	var subjects []string
 	mails, _ := f.db.Outbox(ctx)
 	for _, m := range mails {
 		subjects = append([]string{m.Subject}, subjects...)
 	}
-	want := []string{"Your return " + id + " is approved", "We received your return " + id, "Your return " + id + " is refunded"}
+	want := []string{"Your return " + id + " is approved", "We received your return " + id, "Refund for order NOC-B", "Your return " + id + " is refunded"}
 	if fmt.Sprint(subjects) != fmt.Sprint(want) {
 		t.Errorf("mails %q, want %q", subjects, want)
 	}
@@ -204,7 +212,7 @@ func TestSteps(t *testing.T) {
 	for _, e := range entries {
 		actions = append([]string{e.Action + " by " + e.Actor}, actions...)
 	}
-	if got := strings.Join(actions, ", "); got != "return.approved by "+staff+", return.received by "+staff+", return.refunded by "+staff {
+	if got := strings.Join(actions, ", "); got != "return.approved by "+staff+", return.received by "+staff+", order.refund by "+staff+", return.refunded by "+staff {
 		t.Errorf("audit: %s", got)
 	}
 }

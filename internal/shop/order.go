@@ -208,14 +208,28 @@ type PaymentStore interface {
 	// payment partially refunded or refunded, with an order event; it
 	// reports whether anything changed.
 	RecordRefund(ctx context.Context, orderID string, refunded Cents, actor string, at time.Time) (bool, error)
-	// ClaimRefund records a refund of amount by staff before the provider
-	// is asked for it, only while the refunded amount still is was (what
-	// the confirmation showed): two refunds, or one confirmed twice, can
-	// never both count. A change meanwhile is an ECONFLICT with
-	// MsgRefundMoved; more than is left an EINVALID.
-	ClaimRefund(ctx context.Context, orderID string, was, amount Cents, note, actor string, at time.Time) error
-	// UndoRefund takes back a claimed refund the provider refused.
-	UndoRefund(ctx context.Context, orderID string, was, amount Cents) error
+	// ClaimRefund records a refund by staff before the provider is asked
+	// for it, only while the refunded amount still is c.Was (what the
+	// confirmation showed): two refunds, or one confirmed twice, can never
+	// both count. A change meanwhile is an ECONFLICT with MsgRefundMoved;
+	// more than is left an EINVALID. A refund of a return marks the return
+	// refunded in the same transaction, or claims nothing (a return no
+	// longer received is an ECONFLICT with MsgReturnMoved).
+	ClaimRefund(ctx context.Context, c RefundClaim) error
+	// UndoRefund takes back a claimed refund the provider refused, and
+	// the mark of its return.
+	UndoRefund(ctx context.Context, c RefundClaim) error
+}
+
+// RefundClaim is a staff refund of Amount of an order whose refunded
+// amount was Was, with its timeline note, who and when; ReturnID is the
+// received return it refunds ("" for none).
+type RefundClaim struct {
+	OrderID     string
+	ReturnID    string
+	Was, Amount Cents
+	Note, Actor string
+	At          time.Time
 }
 
 // Messages of refunds.

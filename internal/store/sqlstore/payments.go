@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -126,8 +127,9 @@ func (s *Store) RecordRefund(ctx context.Context, orderID string, refunded shop.
 }
 
 // ClaimRefund raises the refunded amount from was by amount in one
-// conditional UPDATE, and records the event.
-func (s *Store) ClaimRefund(ctx context.Context, orderID string, was, amount shop.Cents, note, actor string, at time.Time) error {
+// conditional UPDATE, marks its return refunded, and records the events.
+func (s *Store) ClaimRefund(ctx context.Context, c shop.RefundClaim) error {
+	orderID, was, amount, note, actor, at := c.OrderID, c.Was, c.Amount, c.Note, c.Actor, c.At
 	return s.InTx(ctx, func(tx Tx) error {
 		to := was + amount
 		move, moveArgs := refundTo(to)
@@ -152,18 +154,57 @@ func (s *Store) ClaimRefund(ctx context.Context, orderID string, was, amount sho
 			}
 			return shop.Errorf(shop.EINVALID, shop.MsgRefundTooMuch, total-refunded).WithField("amount")
 		}
-		return s.refundEvent(ctx, tx, orderID, note, actor, at)
+		if err := s.refundEvent(ctx, tx, orderID, note, actor, at); err != nil {
+			return err
+		}
+		if c.ReturnID == "" {
+			return nil
+		}
+		return refundReturn(ctx, tx, c)
 	})
 }
 
+// refundReturn marks c's return refunded in c's transaction, only from a
+// state the table lets reach refunded; otherwise the whole claim fails.
+func refundReturn(ctx context.Context, tx Tx, c shop.RefundClaim) error {
+	from, fromArgs := stateIn("state", shop.ReturnMoves.From(shop.ReturnRefunded))
+	res, err := tx.Exec(ctx, `UPDATE return_requests SET state = ?, refunded_cents = refunded_cents + ?, updated_by = ?, updated_at = ?
+		WHERE id = ? AND order_id = ? AND `+from,
+		append([]any{string(shop.ReturnRefunded), c.Amount, c.Actor, c.At.Unix(), c.ReturnID, c.OrderID}, fromArgs...)...)
+	if err != nil {
+		return fmt.Errorf("refund return %s: %w", c.ReturnID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		var state shop.ReturnState
+		if err := tx.QueryRow(ctx, `SELECT state FROM return_requests WHERE id = ? AND order_id = ?`, c.ReturnID, c.OrderID).Scan(&state); err != nil {
+			return rowError(err, "refund return "+c.ReturnID, shop.MsgReturnNotFound)
+		}
+		return shop.Errorf(shop.ECONFLICT, shop.MsgReturnMoved, strings.ToLower(shop.ReturnStateLabel(state)))
+	}
+	return addOrderEvent(ctx, tx, c.OrderID, shop.ReturnEvent(shop.ReturnRefunded), c.ReturnID+": "+c.Amount.String()+" refunded", c.Actor, c.At)
+}
+
 // UndoRefund lowers the refunded amount back to was, only if nothing moved
-// it since the claim.
-func (s *Store) UndoRefund(ctx context.Context, orderID string, was, amount shop.Cents) error {
-	_, err := s.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
-		payment_status = CASE WHEN ? = 0 THEN ? ELSE ? END
-		WHERE id = ? AND refunded_cents = ?`,
-		was, was, string(shop.PaymentPaid), string(shop.PaymentPartiallyRefunded), orderID, was+amount)
-	return s.FormatError(err, "undo refund", nil)
+// it since the claim, and puts its return back to received. Both go
+// backwards, outside the tables: they take back a claim the provider
+// refused, as if it had never been made.
+func (s *Store) UndoRefund(ctx context.Context, c shop.RefundClaim) error {
+	return s.InTx(ctx, func(tx Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
+			payment_status = CASE WHEN ? = 0 THEN ? ELSE ? END
+			WHERE id = ? AND refunded_cents = ?`,
+			c.Was, c.Was, string(shop.PaymentPaid), string(shop.PaymentPartiallyRefunded), c.OrderID, c.Was+c.Amount)
+		if err != nil {
+			return s.FormatError(err, "undo refund", nil)
+		}
+		if n, _ := res.RowsAffected(); n != 1 || c.ReturnID == "" {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `UPDATE return_requests SET state = ?, refunded_cents = refunded_cents - ?
+			WHERE id = ? AND order_id = ? AND state = ?`,
+			string(shop.ReturnReceived), c.Amount, c.ReturnID, c.OrderID, string(shop.ReturnRefunded))
+		return s.FormatError(err, "undo refund of return "+c.ReturnID, nil)
+	})
 }
 
 // refundEvent records a refund in the order's timeline under the payment

@@ -43,7 +43,7 @@ func claimRefund(t *testing.T, s PaymentStore) {
 	ctx := context.Background()
 	seedStock(t, s, map[string]int{"p1": 5})
 	o := placeUnpaid(t, s, "guest_1")
-	err := s.ClaimRefund(ctx, o.ID, 0, 100, "r", "ada@example.com", time.Now())
+	err := s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: 0, Amount: 100, Note: "r", Actor: "ada@example.com", At: time.Now()})
 	wantCode(t, "refund an unpaid order", err, shop.EINVALID, "This order is not awaiting payment (it is Awaiting payment).")
 	_, err = s.MarkPaid(ctx, o.ID, "", time.Now())
 	must(t, err)
@@ -54,7 +54,7 @@ func claimRefund(t *testing.T, s PaymentStore) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = s.ClaimRefund(ctx, o.ID, 0, 300, "Refunded $3.00: scratched", "ada@example.com", time.Now())
+			errs[i] = s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: 0, Amount: 300, Note: "Refunded $3.00: scratched", Actor: "ada@example.com", At: time.Now()})
 		}()
 	}
 	wg.Wait()
@@ -71,19 +71,19 @@ func claimRefund(t *testing.T, s PaymentStore) {
 	if ok != 1 || got.Refunded != 300 || got.PaymentStatus != shop.PaymentPartiallyRefunded {
 		t.Errorf("4 racing claims of $3.00: %d succeeded, refunded %v (%s); want 1, $3.00, partially refunded", ok, got.Refunded, got.PaymentStatus)
 	}
-	err = s.ClaimRefund(ctx, o.ID, 300, 701, "r", "", time.Now())
+	err = s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: 300, Amount: 701, Note: "r", Actor: "", At: time.Now()})
 	wantCode(t, "refund more than is left", err, shop.EINVALID, "At most $7.00 is left to refund.")
 	if shop.ErrorField(err) != "amount" {
 		t.Errorf("too much: field %q, want amount", shop.ErrorField(err))
 	}
-	must(t, s.ClaimRefund(ctx, o.ID, 300, 700, "r", "", time.Now()))
-	must(t, s.UndoRefund(ctx, o.ID, 300, 700))
+	must(t, s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: 300, Amount: 700, Note: "r", Actor: "", At: time.Now()}))
+	must(t, s.UndoRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: 300, Amount: 700}))
 	got, err = s.Order(ctx, o.ID)
 	must(t, err)
 	if got.Refunded != 300 || got.PaymentStatus != shop.PaymentPartiallyRefunded {
 		t.Errorf("after undoing the second refund: %v %s, want $3.00 partially refunded", got.Refunded, got.PaymentStatus)
 	}
-	must(t, s.ClaimRefund(ctx, o.ID, 300, 700, "r", "", time.Now()))
+	must(t, s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: 300, Amount: 700, Note: "r", Actor: "", At: time.Now()}))
 	if got, _ := s.Order(ctx, o.ID); got.PaymentStatus != shop.PaymentRefunded || got.Refunded != 1000 {
 		t.Errorf("refunded in full: %s %v", got.PaymentStatus, got.Refunded)
 	}

@@ -351,7 +351,7 @@ func promoUseCounted(t *testing.T, s PricingStore) {
 	cancelled, err := place("guest_2", "OWL")
 	must(t, err)
 	must(t, s.CompleteOrder(ctx, cancelled.ID, true))
-	must(t, s.ClaimRefund(ctx, cancelled.ID, 0, 100, "scratched", "ada@example.com", time.Now()))
+	must(t, s.ClaimRefund(ctx, shop.RefundClaim{OrderID: cancelled.ID, Was: 0, Amount: 100, Note: "scratched", Actor: "ada@example.com", At: time.Now()}))
 	_, err = s.RecordRefund(ctx, cancelled.ID, 100, "", time.Now())
 	must(t, err)
 	wantUsed(t, s, "placed and refunded in part", "OWL", 1)

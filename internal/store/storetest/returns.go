@@ -35,6 +35,54 @@ func testReturns(t *testing.T, b Backend) {
 	t.Run("Race", func(t *testing.T) { s, _ := open(t); returnRace(t, s) })
 	t.Run("List", func(t *testing.T) { s, clock := open(t); returnList(t, s, clock) })
 	t.Run("FinalSale", func(t *testing.T) { s, _ := open(t); finalSale(t, s) })
+	t.Run("RefundMarksReturn", func(t *testing.T) { s, _ := open(t); refundMarksReturn(t, s) })
+}
+
+// A return's refund is counted and the return marked refunded in one
+// transaction: a return not (or no longer) received fails the claim and
+// counts nothing, and taking the refund back unmarks the return.
+func refundMarksReturn(t *testing.T, s ReturnsStore) {
+	ctx := context.Background()
+	pay, ok := s.(shop.PaymentStore)
+	if !ok {
+		t.Skipf("%T does not implement the payment store", s)
+	}
+	seedStock(t, s, map[string]int{"lamp": 5})
+	o := deliveredOrder(t, s, "guest_r", map[string]int{"lamp": 2}, "lamp")
+	r := &shop.ReturnRequest{OrderID: o.ID, Reason: "other", Lines: []shop.ReturnLine{{Line: 0, Quantity: 1}}}
+	must(t, s.CreateReturn(ctx, r))
+	c := shop.RefundClaim{OrderID: o.ID, ReturnID: r.ID, Amount: 300, Note: "Refunded 3.00", Actor: "ada@example.com", At: time.Now()}
+	err := pay.ClaimRefund(ctx, c)
+	wantCode(t, "refund of a return only requested", err, shop.ECONFLICT, fmt.Sprintf(shop.MsgReturnMoved, "requested"))
+	if got, _ := s.Order(ctx, o.ID); got.Refunded != 0 {
+		t.Fatalf("a refused claim counted %v", got.Refunded)
+	}
+	for _, to := range []shop.ReturnState{shop.ReturnApproved, shop.ReturnReceived} {
+		_, err := s.MoveReturn(ctx, shop.ReturnMove{ID: r.ID, From: shop.ReturnMoves.From(to), To: to, Actor: "ada@example.com"})
+		must(t, err)
+	}
+	must(t, pay.ClaimRefund(ctx, c))
+	got, _ := s.Order(ctx, o.ID)
+	back, err := s.ReturnRequest(ctx, r.ID)
+	must(t, err)
+	if got.Refunded != 300 || back.State != shop.ReturnRefunded || back.Refunded != 300 {
+		t.Fatalf("after the claim: order refunded %v, return %s with %v", got.Refunded, back.State, back.Refunded)
+	}
+	// The same return again: marked already, so nothing more is counted.
+	again := c
+	again.Was = 300
+	err = pay.ClaimRefund(ctx, again)
+	wantCode(t, "a second refund of the return", err, shop.ECONFLICT, fmt.Sprintf(shop.MsgReturnMoved, "refunded"))
+	if got, _ := s.Order(ctx, o.ID); got.Refunded != 300 {
+		t.Errorf("a second claim of the return counted: %v", got.Refunded)
+	}
+	// The provider refused: both are taken back.
+	must(t, pay.UndoRefund(ctx, c))
+	got, _ = s.Order(ctx, o.ID)
+	back, _ = s.ReturnRequest(ctx, r.ID)
+	if got.Refunded != 0 || back.State != shop.ReturnReceived || back.Refunded != 0 {
+		t.Errorf("after the undo: order refunded %v, return %s with %v", got.Refunded, back.State, back.Refunded)
+	}
 }
 
 // Every product can be returned until staff mark it final sale; an import
