@@ -91,7 +91,7 @@ func paymentMove(ctx context.Context, s StatesStore, o *shop.Order, to shop.Paym
 	case shop.PaymentPartiallyRefunded:
 		return s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: o.Refunded, Amount: 100, Note: "Refunded 1.00", Actor: "ada@example.com", At: at})
 	case shop.PaymentRefunded:
-		return s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: o.Refunded, Amount: o.Total-o.Refunded, Note: "Refunded in full", Actor: "ada@example.com", At: at})
+		return s.ClaimRefund(ctx, shop.RefundClaim{OrderID: o.ID, Was: o.Refunded, Amount: o.Total - o.Refunded, Note: "Refunded in full", Actor: "ada@example.com", At: at})
 	case shop.PaymentFailed:
 		_, err := s.TransitionOrder(ctx, shop.Transition{OrderID: o.ID, From: shop.StatusProcessing, To: shop.StatusCancelled,
 			Reason: "Not paid", Unpaid: true, At: at})
