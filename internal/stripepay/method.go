@@ -26,6 +26,7 @@ type Pages interface {
 // Orders is what the method reads and records of orders.
 type Orders interface {
 	Order(ctx context.Context, id string) (*shop.Order, error)
+	TakeLease(ctx context.Context, orderID string, old, until time.Time) (bool, error)
 	shop.PaymentStore
 }
 
@@ -72,14 +73,16 @@ func (m *Method) Words() checkout.Words {
 		Minimum: MinimumCharge}
 }
 
-// Claim names the payment and holds the order while its page is open, and
-// a little longer, for the webhook to arrive before the sweep asks. An
-// order below Stripe's minimum charge is refused.
-func (m *Method) Claim(o *shop.Order, _ checkout.PlaceInput, now time.Time) error {
+// Claim names the payment. The order keeps the checkout's short lease
+// until its page is recorded (Start extends it then): an order whose page
+// was never recorded, as when the database failed meanwhile, is released
+// by the next sweep instead of holding its stock for the page's life.
+// An order below Stripe's minimum charge is refused.
+func (m *Method) Claim(o *shop.Order, _ checkout.PlaceInput, _ time.Time) error {
 	if o.Total < MinimumCharge {
 		return shop.Errorf(shop.EINVALID, checkout.MsgBelowMinimum, MinimumCharge)
 	}
-	o.PaymentMethod, o.LeaseUntil = PaymentMethod, now.Add(m.TTL+Margin)
+	o.PaymentMethod = PaymentMethod
 	return nil
 }
 
@@ -87,15 +90,33 @@ func (m *Method) Claim(o *shop.Order, _ checkout.PlaceInput, now time.Time) erro
 // press, or a retry after a timeout, makes one page.
 func sessionKey(orderID string) string { return "nocturne-session-" + orderID }
 
-// Start makes the Stripe payment page of a pending order and records its
-// reference. When that fails the order is released: its stock goes back
-// and the cart is as it was.
+// Start makes the Stripe payment page of a pending order and records it.
+// When that fails the order is released: its stock goes back and the cart
+// is as it was. If the release fails too (the database is down), the
+// order's short lease lets the sweep release it, and the next press opens
+// the same page again (openPage).
 func (m *Method) Start(ctx context.Context, p checkout.Payer, o *shop.Order, _ checkout.PlaceInput) (checkout.Result, error) {
 	bg := context.WithoutCancel(ctx)
+	url, err := m.openPage(bg, o)
+	if err != nil {
+		if rerr := p.Unpaid(bg, o); rerr != nil {
+			p.LogError("release order", "err", rerr, "order", o.ID)
+		}
+		return checkout.Result{}, err
+	}
+	return checkout.Result{State: checkout.Redirect, Order: o, URL: url, Fresh: true}, nil
+}
+
+// openPage makes (or, by the order's idempotency key, finds again) the
+// order's payment page, records it on the order and holds the order for
+// the page's life and a margin for its webhook. The request is made from
+// the order alone, its expiry from when the order was placed, so a second
+// call sends the same request and Stripe answers with the same page.
+func (m *Method) openPage(ctx context.Context, o *shop.Order) (string, error) {
 	req := SessionRequest{
 		OrderID: o.ID, Email: o.Email, Currency: o.Currency, Shipping: o.Shipping, Tax: o.Tax, Discount: o.Discount,
 		SuccessURL: m.BaseURL + checkout.StatusURL(o.ID), CancelURL: m.BaseURL + checkout.CancelURL(o.ID),
-		ExpiresAt: p.Clock().Add(m.TTL + pageSlack), IdempotencyKey: sessionKey(o.ID),
+		ExpiresAt: o.CreatedAt.Add(m.TTL + pageSlack), IdempotencyKey: sessionKey(o.ID),
 	}
 	if o.TaxIncluded {
 		req.Tax = 0 // in the prices already, as the order states it
@@ -103,18 +124,23 @@ func (m *Method) Start(ctx context.Context, p checkout.Payer, o *shop.Order, _ c
 	for _, l := range o.Lines {
 		req.Lines = append(req.Lines, Line{Name: l.Label(), UnitAmount: l.Price, Quantity: int64(l.Quantity)})
 	}
-	sess, err := m.Pages.CreateSession(bg, req)
-	if err == nil {
-		err = m.Orders.SetPaymentRef(bg, o.ID, sess.ID)
-	}
+	sess, err := m.Pages.CreateSession(ctx, req)
 	if err != nil {
-		if rerr := p.Unpaid(bg, o); rerr != nil {
-			p.LogError("release order", "err", rerr, "order", o.ID)
-		}
-		return checkout.Result{}, fmt.Errorf("stripe payment page for %s: %w", o.ID, err)
+		return "", fmt.Errorf("stripe payment page for %s: %w", o.ID, err)
 	}
-	o.PaymentRef = sess.ID
-	return checkout.Result{State: checkout.Redirect, Order: o, URL: sess.URL, Fresh: true}, nil
+	if err := m.Orders.SetPaymentRef(ctx, o.ID, sess.ID); err != nil {
+		return "", fmt.Errorf("record payment page of %s: %w", o.ID, err)
+	}
+	until := o.CreatedAt.Add(m.TTL + Margin)
+	if ok, err := m.Orders.TakeLease(ctx, o.ID, o.LeaseUntil, until); err != nil {
+		return "", fmt.Errorf("hold order %s for its page: %w", o.ID, err)
+	} else if !ok {
+		// The sweep took the order meanwhile (it is resolving it): the
+		// page is not the shopper's to pay.
+		return "", fmt.Errorf("order %s was taken by the recovery sweep before its page was recorded", o.ID)
+	}
+	o.PaymentRef, o.LeaseUntil = sess.ID, until
+	return sess.URL, nil
 }
 
 // Resume answers a second Place Order of a cart whose Stripe order exists:
@@ -135,8 +161,22 @@ func (m *Method) Resume(ctx context.Context, p checkout.Payer, o *shop.Order, bu
 		}
 		return checkout.Result{}, true, nil
 	}
-	if o.Status != shop.StatusPending || o.PaymentRef == "" {
+	if o.Status != shop.StatusPending {
 		return checkout.Truth(o), false, nil
+	}
+	if o.PaymentRef == "" {
+		// An earlier press claimed the order but never recorded its page
+		// (the database or Stripe failed meanwhile): open it again, the
+		// same page if Stripe made it.
+		full, err := m.Orders.Order(ctx, o.ID)
+		if err != nil {
+			return checkout.Result{}, false, err
+		}
+		url, err := m.openPage(context.WithoutCancel(ctx), full)
+		if err != nil {
+			return checkout.Result{}, false, err
+		}
+		return checkout.Result{State: checkout.Redirect, Order: full, URL: url}, false, nil
 	}
 	sess, err := m.Pages.Session(ctx, o.PaymentRef)
 	if err != nil {

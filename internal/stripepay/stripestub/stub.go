@@ -155,6 +155,23 @@ func (s *Server) Deliveries() []Delivery {
 	return append([]Delivery(nil), s.deliveries...)
 }
 
+// Sessions returns every session made so far, as each is now.
+func (s *Server) Sessions() []Session {
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.sessions))
+	for id := range s.sessions {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	out := make([]Session, 0, len(ids))
+	for _, id := range ids {
+		if st, ok := s.Session(id); ok {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // Session returns the session with the given id as it is now.
 func (s *Server) Session(id string) (Session, bool) {
 	s.mu.Lock()
