@@ -156,11 +156,11 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	}
 	prices := &checkout.Prices{Settings: db, Promos: db, Now: time.Now, Location: cfg.Location, Version: cat.Version}
 	checkoutSvc := startCheckout(ctx, cfg, db, methods, prices, mailer, log, jobs)
-	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, Orphans: db, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	office.Carriers = db
 	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
-	startPaymentSweep(ctx, methods, db, office, log, jobs)
+	startPaymentSweep(ctx, cfg, methods, db, office, log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
 	app := handlers.New(handlers.Deps{
@@ -198,6 +198,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 			Carriers:  db,
 			Customers: db, Exports: db,
 			Returns: db, ReturnService: returnSvc,
+			Orphans: db, OrphanRefundAfter: cfg.Payments.OrphanRefundAfter,
 		},
 	})
 	return app, checkoutSvc, nil
@@ -295,11 +296,14 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, methods
 	return svc
 }
 
-// startPaymentSweep cancels, every minute on one instance at a time, the
+// startPaymentSweep, every minute on one instance at a time, cancels the
 // orders of methods paid by hand (bank transfers) whose money did not
-// arrive within their hold, so their stock goes back on sale. It runs for
-// every method, offered or not: orders placed before still hold stock.
-func startPaymentSweep(ctx context.Context, methods *checkout.Methods, db *backend, office *backoffice.Service, log *slog.Logger, jobs *errgroup.Group) {
+// arrive within their hold, so their stock goes back on sale, and refunds
+// the payments without an order that staff left for
+// ORPHAN_PAYMENT_REFUND_AFTER (and any such refund left unfinished). It
+// runs for every method, offered or not: orders placed before still hold
+// stock.
+func startPaymentSweep(ctx context.Context, cfg *config.Config, methods *checkout.Methods, db *backend, office *backoffice.Service, log *slog.Logger, jobs *errgroup.Group) {
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockPaymentSweep, time.Minute, log, "payment sweep", func(ctx context.Context) {
 			for _, m := range methods.All() {
@@ -308,6 +312,11 @@ func startPaymentSweep(ctx context.Context, methods *checkout.Methods, db *backe
 				} else if n > 0 {
 					log.Info("payment sweep: unpaid orders cancelled", "method", m.Name(), "orders", n)
 				}
+			}
+			if n, err := office.SweepOrphans(ctx, cfg.Payments.OrphanRefundAfter); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("payment sweep: payments without an order", "err", err)
+			} else if n > 0 {
+				log.Info("payment sweep: payments without an order refunded", "payments", n)
 			}
 		})
 	})

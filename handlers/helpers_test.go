@@ -181,13 +181,14 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Cart = &cart.Service{Carts: db, Catalog: deps.Catalog, Variants: db, Stock: db}
 	cat.Stock = db
 	outbox := &mail.Outbox{Store: db, Log: log}
-	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co,
+	office := &backoffice.Service{Orders: db, Audit: db, Mailer: outbox, Refunder: co, Orphans: db,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	office.Carriers = db
 	deps.Admin = admin.Deps{Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: outbox,
 		Catalog: cat, Service: office, Pricing: db, Promos: db}
 	deps.Admin.Carriers = db
 	deps.Admin.Customers, deps.Admin.Exports = db, db
+	deps.Admin.Orphans, deps.Admin.OrphanRefundAfter = db, cfg.Payments.OrphanRefundAfter
 	deps.Admin.Returns = db
 	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}

@@ -55,6 +55,10 @@ type Deps struct {
 	// rules and steps (the shopper's form too); nil: no returns.
 	Returns       shop.ReturnStore
 	ReturnService *returns.Service
+	// Orphans are the payments without an order, refunded by themselves
+	// after OrphanRefundAfter; nil: 404s.
+	Orphans           shop.OrphanStore
+	OrphanRefundAfter time.Duration
 }
 
 // Catalog is what the product editor needs of the catalogue service:
@@ -92,6 +96,7 @@ type BackOffice struct {
 	exports   *exportPages
 	returns   *returnPages
 	bulk      *bulkPages
+	payments  *paymentPages
 }
 
 // New builds the back office on the shared page helpers.
@@ -106,7 +111,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 	}
 	b := &BackOffice{
 		staff:     d.Staff,
-		dashboard: &dashboardPages{Pages: p, store: d.Dashboard},
+		dashboard: &dashboardPages{Pages: p, store: d.Dashboard, orphans: d.Orphans},
 		orders:    &orderPages{Pages: p, orders: d.Orders, fulfilment: d.Fulfilment, service: d.Service, carriers: d.Carriers},
 		messages:  &messagePages{Pages: p, inbox: d.Inbox, mailer: d.Mailer, audit: d.Service},
 		products:  &productPages{Pages: p, products: d.Products, catalog: d.Catalog, audit: d.Service},
@@ -121,6 +126,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service, returns: d.Returns},
 		exports:   &exportPages{Pages: p, store: d.Exports, loc: loc},
 		returns:   &returnPages{Pages: p, store: d.Returns},
+		payments:  &paymentPages{Pages: p, store: d.Orphans, service: d.Service, refundAfter: d.OrphanRefundAfter},
 		bulk:      newBulkPages(p, d),
 	}
 	if d.ReturnService != nil && d.Returns != nil {
@@ -233,6 +239,10 @@ var table = []route{
 	{Route{"GET", "/admin/exports/order-lines.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportLines }},
 	{Route{"GET", "/admin/exports/customers.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportCustomers }},
 	{Route{"GET", "/admin/returns", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.returns.adminReturns }},
+	{Route{"GET", "/admin/payments", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminPayments }},
+	{Route{"POST", "/admin/payments/:id/refund", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPayment }},
+	{Route{"POST", "/admin/payments/:id/refund/confirm", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPaymentConfirm }},
+	{Route{"POST", "/admin/payments/:id/settle", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminSettlePayment }},
 	{Route{"POST", "/admin/orders/:id/returns/approve", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminApproveReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/reject", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRejectReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/receive", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminReceiveReturn }},
@@ -298,6 +308,7 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaCustomers, Label: "Customers", URL: "/admin/customers"},
 		{Area: backoffice.AreaExports, Label: "Exports", URL: "/admin/exports"},
 		{Area: backoffice.AreaOrders, Label: "Returns", URL: "/admin/returns"},
+		{Area: backoffice.AreaPayments, Label: "Payments without an order", URL: "/admin/payments"},
 	} {
 		if backoffice.Allowed(role, l.Area) {
 			nav.Links = append(nav.Links, l)

@@ -16,6 +16,8 @@ import (
 type dashboardPages struct {
 	*web.Pages
 	store shop.DashboardStore
+	// orphans are the payments without an order, counted for admins.
+	orphans shop.OrphanStore
 }
 
 const chartDays = 14
@@ -28,6 +30,13 @@ func (a *dashboardPages) adminDashboard(c *fiber.Ctx) error {
 		return err
 	}
 	p := pages.AdminDashboardPage{Nav: adminNav(c, backoffice.AreaDashboard), D: d, Chart: revenueChart(d.Days)}
+	if a.orphans != nil && backoffice.Allowed(staffRole(c), backoffice.AreaPayments) {
+		open, err := a.orphans.Orphans(c.UserContext(), shop.OrphanOpen, shop.OrphanRefunding)
+		if err != nil {
+			return err
+		}
+		p.Orphans = len(open)
+	}
 	return web.Render(c, fiber.StatusOK, pages.AdminDashboard(a.Frame(c, "Dashboard · Back office"), p))
 }
 

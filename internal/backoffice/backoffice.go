@@ -41,6 +41,9 @@ const (
 	// accountant's downloads: admins only (see customers.go).
 	AreaCustomers = "customers"
 	AreaExports   = "exports"
+	// AreaPayments is the payments without an order: admins only, as
+	// it moves money.
+	AreaPayments = "payments"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment
@@ -75,6 +78,7 @@ type Refunder interface {
 	Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error
 	Explain(o *shop.Order) checkout.Explanation
 	MethodWords(name string) checkout.Words
+	RefundOrphan(ctx context.Context, p shop.OrphanPayment) error
 }
 
 // PaidByHand reports whether staff mark o paid when its money arrives
@@ -106,9 +110,11 @@ type Service struct {
 	// Carriers are the ship form's choices and their tracking pages; nil:
 	// none, so nothing ships.
 	Carriers CarrierList
-	BaseURL  string
-	Now      func() time.Time
-	Log      *slog.Logger
+	// Orphans are the payments without an order (nil: none kept).
+	Orphans shop.OrphanStore
+	BaseURL string
+	Now     func() time.Time
+	Log     *slog.Logger
 }
 
 // Record writes a staff action to the audit log; before and after are

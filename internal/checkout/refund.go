@@ -16,6 +16,14 @@ func (s *Service) Refund(ctx context.Context, o *shop.Order, amount shop.Cents) 
 	return s.Methods.For(o.PaymentProvider).Refund(ctx, o, amount)
 }
 
+// RefundOrphan gives a payment without an order back in full through the
+// method that took it. Its key is the payment's own, never an order's, so
+// a resend after a crash refunds it once.
+func (s *Service) RefundOrphan(ctx context.Context, p shop.OrphanPayment) error {
+	o := &shop.Order{ID: "orphan-" + p.ID, PaymentProvider: p.Method, PaymentIntent: p.PaymentIntent, Currency: p.Currency, Total: p.Amount}
+	return s.Methods.For(p.Method).Refund(ctx, o, p.Amount)
+}
+
 // Explain is what the mails and the back office say of o's payment, in
 // its method's words.
 func (s *Service) Explain(o *shop.Order) Explanation {

@@ -116,6 +116,7 @@ func TestLoad_Errors(t *testing.T) {
 		{"StripeAPIURL", map[string]string{"STRIPE_API_URL": "api.stripe.com"}, "STRIPE_API_URL must be an absolute"},
 		{"BankTransferHold", map[string]string{"BANK_TRANSFER_HOLD": "a week"}, `BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h, got "a week"`},
 		{"BankTransferHoldTooLong", map[string]string{"BANK_TRANSFER_HOLD": "91d"}, "BANK_TRANSFER_HOLD must be a duration from 1h to 90d"},
+		{"OrphanRefundAfter", map[string]string{"ORPHAN_PAYMENT_REFUND_AFTER": "10m"}, `ORPHAN_PAYMENT_REFUND_AFTER must be a duration from 1h to 90d such as 24h or 3d, got "10m"`},
 		{"CurrencyUnknown", map[string]string{"SHOP_CURRENCY": "XYZ"}, `SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got "XYZ"`},
 		{"CurrencyName", map[string]string{"SHOP_CURRENCY": "dollars"}, `SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got "dollars"`},
 		{"CurrencySymbol", map[string]string{"SHOP_CURRENCY": "$"}, `SHOP_CURRENCY must be an ISO 4217 currency code`},

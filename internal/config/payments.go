@@ -23,6 +23,9 @@ type Payments struct {
 	// an unpaid bank transfer is cancelled after BankTransferHold.
 	BankTransferInstructions string
 	BankTransferHold         time.Duration
+	// OrphanRefundAfter is how long a payment whose order was gone waits
+	// for staff before it is refunded by itself.
+	OrphanRefundAfter time.Duration
 }
 
 // Offers reports whether the Payment step offers method.
@@ -33,9 +36,10 @@ const (
 	// DefaultStripeSessionTTL is Stripe's shortest: a Checkout Session may
 	// expire 30 minutes to 24 hours after it is made, and stock is held
 	// while it is open.
-	DefaultStripeSessionTTL = 30 * time.Minute
-	DefaultBankTransferHold = 7 * 24 * time.Hour
-	DefaultStripeAPIURL     = "https://api.stripe.com"
+	DefaultStripeSessionTTL  = 30 * time.Minute
+	DefaultBankTransferHold  = 7 * 24 * time.Hour
+	DefaultOrphanRefundAfter = 24 * time.Hour
+	DefaultStripeAPIURL      = "https://api.stripe.com"
 )
 
 // DefaultPaymentMethods is PAYMENT_METHODS unset: the demo card.
@@ -66,6 +70,8 @@ func loadPayments(e *env, cfg *Config) {
 	p.BankTransferInstructions = strings.TrimSpace(e.get("BANK_TRANSFER_INSTRUCTIONS"))
 	p.BankTransferHold = e.days("BANK_TRANSFER_HOLD", DefaultBankTransferHold, time.Hour, 90*24*time.Hour,
 		"BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h")
+	p.OrphanRefundAfter = e.days("ORPHAN_PAYMENT_REFUND_AFTER", DefaultOrphanRefundAfter, time.Hour, 90*24*time.Hour,
+		"ORPHAN_PAYMENT_REFUND_AFTER must be a duration from 1h to 90d such as 24h or 3d")
 }
 
 // days reads a duration that may also be written in whole days ("7d").

@@ -101,6 +101,8 @@ func fillShop(t *testing.T, path string) {
 	must(err)
 	_, err = db.RecordPaymentEvent(ctx, "evt_1", "NOC-1", "checkout.session.completed", time.Now())
 	must(err)
+	_, err = db.RecordOrphan(ctx, shop.OrphanPayment{ID: "cs_gone", Method: "stripe", OrderID: "NOC-GONE", Amount: 999, Currency: "usd"})
+	must(err)
 	_, _, err = db.Hit(ctx, "signin-ip:203.0.113.9", time.Hour)
 	must(err)
 	must(db.KV().Set("session:abc", []byte(`{"u":"usr_1"}`), time.Hour))

@@ -28,6 +28,7 @@ type Orders interface {
 	Order(ctx context.Context, id string) (*shop.Order, error)
 	TakeLease(ctx context.Context, orderID string, old, until time.Time) (bool, error)
 	shop.PaymentStore
+	shop.OrphanStore
 }
 
 // Method is Stripe Checkout as a checkout.Method: the shopper pays on
@@ -249,14 +250,16 @@ func (m *Method) settle(ctx context.Context, p checkout.Payer, sess *Session, ev
 	bg := context.WithoutCancel(ctx)
 	o, err := m.Orders.Order(bg, sess.OrderID)
 	if shop.ErrorCode(err) == shop.ENOTFOUND {
-		if sess.Paid() {
-			p.LogError("stripe: a paid page names no pending order", "order", sess.OrderID, "session", sess.ID)
-		}
-		return nil
+		return m.orphan(bg, p, sess)
 	} else if err != nil {
 		return err
 	}
 	if o.PaymentProvider != Name || o.PaymentRef != sess.ID {
+		if sess.Paid() {
+			// Paid on a page the order no longer has: the money is kept
+			// apart for staff, not put on the order.
+			return m.orphan(bg, p, sess)
+		}
 		p.LogError("stripe: page does not belong to the order", "order", o.ID, "session", sess.ID)
 		return fmt.Errorf("stripe page %s is not order %s's: %w", sess.ID, o.ID, checkout.ErrAmountMismatch)
 	}
@@ -278,6 +281,26 @@ func (m *Method) settle(ctx context.Context, p checkout.Payer, sess *Session, ev
 		if o.Status == shop.StatusPending {
 			return p.Unpaid(bg, o)
 		}
+	}
+	return nil
+}
+
+// orphan keeps a paid page whose order is gone (released meanwhile) as a
+// payment without an order, once, for staff to refund or settle (it is
+// refunded by itself after a while); an unpaid one needs nothing.
+// Answering Stripe only once it is stored means a failure is retried.
+func (m *Method) orphan(ctx context.Context, p checkout.Payer, sess *Session) error {
+	if !sess.Paid() {
+		return nil
+	}
+	fresh, err := m.Orders.RecordOrphan(ctx, shop.OrphanPayment{ID: sess.ID, Method: Name, OrderID: sess.OrderID,
+		PaymentIntent: sess.PaymentIntent, Amount: sess.AmountTotal, Currency: sess.Currency, Email: sess.Email, CreatedAt: p.Clock()})
+	if err != nil {
+		return fmt.Errorf("keep payment %s without an order: %w", sess.ID, err)
+	}
+	if fresh {
+		p.LogError("stripe: a paid page names no pending order; kept as a payment without an order",
+			"order", sess.OrderID, "session", sess.ID, "amount", sess.AmountTotal.String())
 	}
 	return nil
 }

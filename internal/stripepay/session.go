@@ -92,6 +92,9 @@ type Session struct {
 	// name it.
 	PaymentIntent string
 	ExpiresAt     time.Time
+	// Email is who paid, as the page has it (customer_email, or the
+	// details typed on the page).
+	Email string
 }
 
 // Paid reports whether the session's money has been collected.
@@ -276,6 +279,10 @@ func fromStripe(s *stripe.CheckoutSession) *Session {
 	}
 	if out.OrderID == "" {
 		out.OrderID = s.Metadata["order_id"]
+	}
+	out.Email = s.CustomerEmail
+	if s.CustomerDetails != nil && s.CustomerDetails.Email != "" {
+		out.Email = s.CustomerDetails.Email
 	}
 	if s.PaymentIntent != nil {
 		out.PaymentIntent = s.PaymentIntent.ID

@@ -338,6 +338,7 @@ type Stores interface {
 	shop.CustomerStore
 	shop.ExportStore
 	shop.ReturnStore
+	shop.OrphanStore
 }
 
 // Migrate applies every migration in fsys's migrations folder that db has

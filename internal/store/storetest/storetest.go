@@ -113,6 +113,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("Customers", func(t *testing.T) { t.Parallel(); testCustomers(t, b) })
 	t.Run("Returns", func(t *testing.T) { t.Parallel(); testReturns(t, b) })
 	t.Run("States", func(t *testing.T) { t.Parallel(); testStates(t, b) })
+	t.Run("Orphans", func(t *testing.T) { t.Parallel(); testOrphans(t, b) })
 }
 
 // wantCode fails the test unless err carries the shop error code want
