@@ -259,7 +259,9 @@ func offered(zones []shop.ShippingZone, methods []shop.ShippingMethod, country, 
 }
 
 // taxRate finds the address's rate: its state's, else its country's, else
-// the default (Country ""). ok is false when none applies.
+// the default (Country ""). States are compared as codes (shop.SameState),
+// so neither a rate kept as "California" nor an address typed so misses
+// "CA". ok is false when none applies.
 func taxRate(rates []shop.TaxRate, country, state string) (shop.TaxRate, bool) {
 	var best shop.TaxRate
 	rank := 0 // 1 default, 2 country, 3 state; the first of a rank wins
@@ -271,7 +273,7 @@ func taxRate(rates []shop.TaxRate, country, state string) (shop.TaxRate, bool) {
 		case !strings.EqualFold(r.Country, country):
 		case r.State == "":
 			k = 2
-		case state != "" && strings.EqualFold(r.State, state):
+		case state != "" && shop.SameState(country, r.State, state):
 			k = 3
 		}
 		if k > rank {
