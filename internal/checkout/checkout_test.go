@@ -27,7 +27,9 @@ func TestShipping_Validate(t *testing.T) {
 		{"LocalPhone", func(s *checkout.Shipping) { s.Phone = "(416) 555-0100" }, ""},
 		{"ErrZipGarbage", func(s *checkout.Shipping) { s.ZipCode = "zzzzzzzzzz" }, "Please enter a valid postal code, e.g. M5V 2T6."},
 		{"PostalCodeLowerNoSpace", func(s *checkout.Shipping) { s.ZipCode = "m5v2t6" }, ""},
-		{"ErrUSZip", func(s *checkout.Shipping) { s.Country, s.State, s.Phone, s.ZipCode = "United States", "IL", "217 555 0100", "6270" }, "Please enter a valid ZIP code, e.g. 62701 or 62701-1234."},
+		{"ErrUSZip", func(s *checkout.Shipping) {
+			s.Country, s.State, s.Phone, s.ZipCode = "United States", "IL", "217 555 0100", "6270"
+		}, "Please enter a valid ZIP code, e.g. 62701 or 62701-1234."},
 		{"USZipPlus4", func(s *checkout.Shipping) {
 			s.Country, s.State, s.Phone, s.ZipCode = "United States", "IL", "217 555 0100", "62701-1234"
 		}, ""},
