@@ -333,7 +333,8 @@ func TestAdminTax_RatesAndSettings(t *testing.T) {
 		errField, want     string // the message and the field it is next to
 	}{
 		{"SamePlace", "rate", "4", "country", "That place has a tax rate already."},
-		{"ThreeDecimals", "rate", "8.255", "rate", pricing.MsgRateDecimals},
+		{"FiveDecimals", "rate", "8.25555", "rate", pricing.MsgTaxRateDecimals},
+		{"UnknownState", "state", "Atlantis", "state", "Please enter a state or province of United States, e.g. CA or California."},
 		{"OverAHundred", "rate", "100.5", "rate", pricing.MsgRateRange},
 		{"StateWithoutCountry", "country", "", "state", backoffice.MsgStateNeedsPlace},
 	}

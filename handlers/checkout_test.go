@@ -131,10 +131,10 @@ func TestCheckout_SignedInPrefillAndSavedCard(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
 	c := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
-	c.postFrom("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Toronto"}, "country": {"Canada"}, "zipCode": {"M5V"}})
+	c.postFrom("/profile/setup", "/profile/setup", url.Values{"action": {"save"}, "city": {"Toronto"}, "country": {"Canada"}, "zipCode": {"M5V 2T6"}})
 	c.addToCart("/products", "nb-003", "1")
 	_, doc := c.get("/checkout/shipping")
-	for id, want := range map[string]string{"ship-first": "Ada", "ship-last": "Lovelace", "ship-email": "ada@example.com", "ship-city": "Toronto", "ship-zip": "M5V"} {
+	for id, want := range map[string]string{"ship-first": "Ada", "ship-last": "Lovelace", "ship-email": "ada@example.com", "ship-city": "Toronto", "ship-zip": "M5V 2T6"} {
 		if got := doc.Find("#"+id).AttrOr("value", ""); got != want {
 			t.Errorf("%s prefilled %q, want %q", id, got, want)
 		}

@@ -95,9 +95,12 @@ function pathOf(page) {
   return new URL(page.url()).pathname;
 }
 
-/** A text field by its accessible name. */
+/**
+ * A text field by its accessible name; one that suggests values (the State
+ * field's datalist) has the combobox role instead.
+ */
 function textbox(scope, name) {
-  return scope.getByRole('textbox', { name, exact: true });
+  return scope.getByRole('textbox', { name, exact: true }).or(scope.getByRole('combobox', { name, exact: true }));
 }
 
 /** A password field by its label (the label ends with the required marker *). */
@@ -673,7 +676,7 @@ describe('checkout', () => {
         assert.equal(await text(page.locator(`[id="${errorId}"]`)), `${label} is required.`);
       }
 
-      const values = shippingFor('invalid', js, { Email: 'not-an-email', Country: 'Canada', 'ZIP Code': 'M5V 2T6', Phone: '+1 416 555 0100' });
+      const values = shippingFor('invalid', js, { Email: 'not-an-email', Country: 'Canada', State: 'ON', 'ZIP Code': 'M5V 2T6', Phone: '+1 416 555 0100' });
       await fillShipping(page, values);
       res = await submit(page, nextButton(page));
       assert.equal(res.status(), 422);

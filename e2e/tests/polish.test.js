@@ -33,8 +33,9 @@ function pathOf(page) {
   return new URL(page.url()).pathname;
 }
 
+/** A text field by its name; the State field, which suggests values, is a combobox. */
 function textbox(scope, name) {
-  return scope.getByRole('textbox', { name, exact: true });
+  return scope.getByRole('textbox', { name, exact: true }).or(scope.getByRole('combobox', { name, exact: true }));
 }
 
 /** Clicks a submit button and waits for the page the POST leads to. */

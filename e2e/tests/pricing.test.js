@@ -57,7 +57,9 @@ async function fillAddress(page, js, country = 'United States') {
     Address: '12 Harbour Lane', City: 'Arlington', State: 'VA', 'ZIP Code': '22201',
   };
   for (const [label, value] of Object.entries(values)) {
-    await form.getByRole('textbox', { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')}`) }).fill(value);
+    // The State field suggests the states (a datalist), which makes it a combobox.
+    const role = label === 'State' ? 'combobox' : 'textbox';
+    await form.getByRole(role, { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')}`) }).fill(value);
   }
   await form.getByRole('combobox', { name: 'Country' }).selectOption(country);
 }

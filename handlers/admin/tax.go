@@ -61,7 +61,7 @@ func (a *taxPages) adminTax(c *fiber.Ctx) error {
 	}
 	p := pages.AdminTaxPage{Nav: adminNav(c, backoffice.AreaTax), Settings: settings}
 	for _, r := range rates {
-		p.Rates = append(p.Rates, pages.TaxRateView{ID: r.ID, Name: r.Name, Place: placeOf(r), Rate: pricing.RateText(r.Rate)})
+		p.Rates = append(p.Rates, pages.TaxRateView{ID: r.ID, Name: r.Name, Place: placeOf(r), Rate: pricing.TaxRateText(r.Exact())})
 	}
 	return web.Render(c, fiber.StatusOK, pages.AdminTax(a.Frame(c, "Tax · Back office"), p))
 }
@@ -130,7 +130,7 @@ func (a *taxPages) adminEditRate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := pages.TaxRateForm{Name: r.Name, Country: r.Country, State: r.State, Rate: pricing.RateInput(r.Rate)}
+	f := pages.TaxRateForm{Name: r.Name, Country: r.Country, State: r.State, Rate: pricing.TaxRateInput(r.Exact())}
 	return a.renderRate(c, fiber.StatusOK, pages.AdminTaxRatePage{ID: r.ID, Place: placeOf(r), Form: f})
 }
 

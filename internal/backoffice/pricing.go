@@ -176,11 +176,17 @@ func ParseTaxRate(in TaxRateInput, countries []string) (shop.TaxRate, shop.Field
 		errs["state"] = MsgStateInvalid
 	case r.State != "" && r.Country == "":
 		errs["state"] = MsgStateNeedsPlace
+	case shop.StateProblem(r.Country, r.State) != "":
+		errs["state"] = shop.StateProblem(r.Country, r.State)
+	default:
+		// Kept as its code, as addresses are, so "California" is CA here too.
+		r.State, _ = shop.StateCode(r.Country, r.State)
 	}
 	var err error
-	if r.Rate, err = pricing.ParseRate(in.Rate); err != nil {
+	if r.PPM, err = pricing.ParseTaxRate(in.Rate); err != nil {
 		errs["rate"] = shop.ErrorMessage(err)
 	}
+	r.Rate = shop.BasisPoints(r.PPM)
 	return r, orNil(errs)
 }
 
@@ -359,7 +365,7 @@ func TaxRateRecord(r shop.TaxRate) any {
 	if country == "" {
 		country = "everywhere else"
 	}
-	return taxRateRecord{Name: r.Name, Country: country, State: r.State, Rate: pricing.RateText(r.Rate)}
+	return taxRateRecord{Name: r.Name, Country: country, State: r.State, Rate: pricing.TaxRateText(r.Exact())}
 }
 
 // promoRecord is what the audit log keeps of a promo code.

@@ -96,7 +96,13 @@ func TestParseTaxRate(t *testing.T) {
 		errs shop.FieldErrors
 	}{
 		{"OK", backoffice.TaxRateInput{Name: "Sales tax", Country: "United States", State: " NY ", Rate: "8.25"},
-			shop.TaxRate{Name: "Sales tax", Country: "United States", State: "NY", Rate: 825}, nil},
+			shop.TaxRate{Name: "Sales tax", Country: "United States", State: "NY", Rate: 825, PPM: 82500}, nil},
+		{"OKExactByName", backoffice.TaxRateInput{Name: "Sales tax", Country: "United States", State: "new york", Rate: "8.875"},
+			shop.TaxRate{Name: "Sales tax", Country: "United States", State: "NY", Rate: 888, PPM: 88750}, nil},
+		{"ErrStateUnknown", backoffice.TaxRateInput{Name: "Sales tax", Country: "United States", State: "СА", Rate: "5"}, shop.TaxRate{},
+			shop.FieldErrors{"state": "Please enter a state or province of United States, e.g. CA or California."}},
+		{"ErrFiveDecimals", backoffice.TaxRateInput{Name: "Sales tax", Country: "United States", Rate: "8.87501"}, shop.TaxRate{},
+			shop.FieldErrors{"rate": pricing.MsgTaxRateDecimals}},
 		{"OKEverywhereElse", backoffice.TaxRateInput{Name: "Tax", Rate: "0"}, shop.TaxRate{Name: "Tax"}, nil},
 		{"ErrStateWithoutCountry", backoffice.TaxRateInput{Name: "Tax", State: "NY", Rate: "5"}, shop.TaxRate{},
 			shop.FieldErrors{"state": backoffice.MsgStateNeedsPlace}},

@@ -37,7 +37,9 @@ type Shipping struct {
 	FirstName, LastName, Email, Phone, Address, City, State, ZipCode, Country string
 }
 
-// Normalize trims every field and defaults the country.
+// Normalize trims every field, defaults the country and writes a state it
+// recognises as its code, which is what is stored and priced; one it does
+// not is kept as typed for Validate to refuse next to the field.
 func (s *Shipping) Normalize() {
 	for _, f := range []*string{&s.FirstName, &s.LastName, &s.Email, &s.Phone, &s.Address, &s.City, &s.State, &s.ZipCode, &s.Country} {
 		*f = strings.TrimSpace(*f)
@@ -45,6 +47,7 @@ func (s *Shipping) Normalize() {
 	if s.Country == "" {
 		s.Country = shop.DefaultCountry
 	}
+	s.State, _ = shop.StateCode(s.Country, s.State)
 }
 
 // field is one required form field: its name, its label in messages and

@@ -35,7 +35,7 @@ func PlacedQuote(o shop.Order) Quote {
 	}
 	switch {
 	case len(o.TaxLines) > 0:
-		in.Rates = []shop.TaxRate{{Name: o.TaxLines[0].Name, Rate: o.TaxLines[0].Rate}}
+		in.Rates = []shop.TaxRate{{Name: o.TaxLines[0].Name, Rate: o.TaxLines[0].Rate, PPM: o.TaxLines[0].PPM}}
 	case o.Tax > 0:
 		in.Rates = []shop.TaxRate{{Name: "Tax", Rate: LegacyTaxRate}}
 	}

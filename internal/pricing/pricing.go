@@ -26,8 +26,12 @@ import (
 	"github.com/nocturne/storefront/internal/shop"
 )
 
-// basis is 100 % in basis points, the unit of tax rates and percent codes.
+// basis is 100 % in basis points, the unit of percent codes.
 const basis = 10000
+
+// million is 100 % in millionths, the unit tax is worked out in
+// (shop.TaxRate.Exact).
+const million = 1_000_000
 
 // Line is one cart or order line to price. Key names it in the quote and in
 // refunds (a variant id), so it is unique within an Input.
@@ -159,7 +163,7 @@ func Price(in Input) Quote {
 		q.ShippingDiscount = shipping(chosen.Method, q.Subtotal, net) - chosen.Price
 	}
 
-	if rate, ok := taxRate(in.Rates, in.Country, in.State); ok && rate.Rate > 0 {
+	if rate, ok := taxRate(in.Rates, in.Country, in.State); ok && rate.Exact() > 0 {
 		// The lines' nets, then shipping when it is taxed: the weights the
 		// tax is shared out by.
 		parts := make([]int64, len(q.Lines), len(q.Lines)+1)
@@ -171,12 +175,12 @@ func Price(in Input) Quote {
 			parts = append(parts, int64(q.Shipping))
 			base += int64(q.Shipping)
 		}
-		r := int64(rate.Rate)
+		r := int64(rate.Exact())
 		var tax int64
 		if q.TaxIncluded {
-			tax = roundHalfUp(base, r, basis+r)
+			tax = roundHalfUp(base, r, million+r)
 		} else {
-			tax = roundHalfUp(base, r, basis)
+			tax = roundHalfUp(base, r, million)
 		}
 		shares := allocate(tax, parts)
 		for i := range q.Lines {
@@ -190,7 +194,7 @@ func Price(in Input) Quote {
 		if q.TaxIncluded {
 			taxBase -= q.Tax
 		}
-		q.TaxLines = []shop.TaxLine{{Name: rate.Name, Rate: rate.Rate, Base: taxBase, Amount: q.Tax}}
+		q.TaxLines = []shop.TaxLine{{Name: rate.Name, Rate: shop.BasisPoints(int(r)), PPM: int(r), Base: taxBase, Amount: q.Tax}}
 	}
 
 	q.Total = net + q.Shipping
@@ -259,7 +263,9 @@ func offered(zones []shop.ShippingZone, methods []shop.ShippingMethod, country, 
 }
 
 // taxRate finds the address's rate: its state's, else its country's, else
-// the default (Country ""). ok is false when none applies.
+// the default (Country ""). States are compared as codes (shop.SameState),
+// so neither a rate kept as "California" nor an address typed so misses
+// "CA". ok is false when none applies.
 func taxRate(rates []shop.TaxRate, country, state string) (shop.TaxRate, bool) {
 	var best shop.TaxRate
 	rank := 0 // 1 default, 2 country, 3 state; the first of a rank wins
@@ -271,7 +277,7 @@ func taxRate(rates []shop.TaxRate, country, state string) (shop.TaxRate, bool) {
 		case !strings.EqualFold(r.Country, country):
 		case r.State == "":
 			k = 2
-		case state != "" && strings.EqualFold(r.State, state):
+		case state != "" && shop.SameState(country, r.State, state):
 			k = 3
 		}
 		if k > rank {

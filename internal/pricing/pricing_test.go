@@ -73,7 +73,7 @@ func TestPrice(t *testing.T) {
 			want: pricing.Quote{Subtotal: 3249, Shipping: 1000, Tax: 325, Total: 4574, Method: usMeths[0]},
 			// Shipping is not taxed here, so the lines hold all the tax.
 			lineTaxes: []shop.Cents{200, 125},
-			taxLines:  []shop.TaxLine{{Name: "Tax", Rate: 1000, Base: 3249, Amount: 325}},
+			taxLines:  []shop.TaxLine{{Name: "Tax", Rate: 1000, PPM: 100000, Base: 3249, Amount: 325}},
 		},
 		{
 			name: "UK VAT included",
@@ -81,7 +81,7 @@ func TestPrice(t *testing.T) {
 			// 3995 holds 3995 × 20/120 = 665.83 of VAT; the total does not grow.
 			want:      pricing.Quote{Subtotal: 3600, Shipping: 395, Tax: 666, ShippingTax: 66, Total: 3995, TaxIncluded: true, Method: ukMeths[0]},
 			lineTaxes: []shop.Cents{400, 200},
-			taxLines:  []shop.TaxLine{{Name: "VAT", Rate: 2000, Base: 3329, Amount: 666}},
+			taxLines:  []shop.TaxLine{{Name: "VAT", Rate: 2000, PPM: 200000, Base: 3329, Amount: 666}},
 		},
 		{
 			name: "free shipping at the threshold",
@@ -142,7 +142,7 @@ func TestPrice(t *testing.T) {
 			// 2690 × 15 % = 403.5 → 404 yen; (2286 + 500) × 10 % = 278.6 → 279 yen.
 			want:          pricing.Quote{Subtotal: 2690, Discount: 404, Shipping: 500, Tax: 279, ShippingTax: 50, Total: 3065, Method: jpMeths[0]},
 			lineDiscounts: []shop.Cents{297, 107},
-			taxLines:      []shop.TaxLine{{Name: "Consumption tax", Rate: 1000, Base: 2786, Amount: 279}},
+			taxLines:      []shop.TaxLine{{Name: "Consumption tax", Rate: 1000, PPM: 100000, Base: 2786, Amount: 279}},
 		},
 		{
 			name: "ten each of three odd prices with a code",

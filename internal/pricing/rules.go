@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nocturne/storefront/internal/shop"
 )
@@ -75,15 +76,16 @@ func (r Rules) ByZone() []ZoneMethods {
 
 // RateText states a rate in basis points as a percentage: 1000 is "10%",
 // 825 "8.25%".
-func RateText(bp int) string {
-	whole, frac := bp/100, bp%100
-	switch {
-	case frac == 0:
+func RateText(bp int) string { return TaxRateText(bp * 100) }
+
+// TaxRateText states a rate in millionths as a percentage, exactly and
+// without trailing zeros: 100000 is "10%", 88750 "8.875%".
+func TaxRateText(ppm int) string {
+	whole, frac := ppm/10000, ppm%10000
+	if frac == 0 {
 		return strconv.Itoa(whole) + "%"
-	case frac%10 == 0:
-		return fmt.Sprintf("%d.%d%%", whole, frac/10)
 	}
-	return fmt.Sprintf("%d.%02d%%", whole, frac)
+	return fmt.Sprintf("%d.%s%%", whole, strings.TrimRight(fmt.Sprintf("%04d", frac), "0"))
 }
 
 // Offered are the enabled methods of the zone an address in country and

@@ -47,7 +47,9 @@ type Profile struct {
 	DisplayName, PhoneNumber, Address, City, State, ZipCode, Country string
 }
 
-// Normalize trims every field and defaults the country.
+// Normalize trims every field, defaults the country and writes a state it
+// recognises as its code (StateCode); one it does not is kept as typed for
+// Validate to refuse.
 func (p *Profile) Normalize() {
 	for _, f := range []*string{&p.DisplayName, &p.PhoneNumber, &p.Address, &p.City, &p.State, &p.ZipCode, &p.Country} {
 		*f = strings.TrimSpace(*f)
@@ -55,6 +57,7 @@ func (p *Profile) Normalize() {
 	if p.Country == "" {
 		p.Country = DefaultCountry
 	}
+	p.State, _ = StateCode(p.Country, p.State)
 }
 
 // Validate checks a profile: a name is required where requireName (the
@@ -76,6 +79,14 @@ func (p *Profile) Validate(requireName bool) FieldErrors {
 	}
 	if p.PhoneNumber != "" && strings.Trim(p.PhoneNumber, "0123456789+-(). ") != "" {
 		errs["phoneNumber"] = "Please enter a valid phone number."
+	}
+	// The same state and postcode rules as the checkout, where the profile's
+	// address is filled in; both stay optional here.
+	if msg := StateProblem(p.Country, p.State); msg != "" && errs["state"] == "" {
+		errs["state"] = msg
+	}
+	if p.ZipCode != "" && errs["zipCode"] == "" && !ValidPostcode(p.Country, p.ZipCode) {
+		errs["zipCode"] = PostcodeMessage(p.Country)
 	}
 	valid := false
 	for _, c := range Countries {

@@ -38,14 +38,35 @@ type ShippingMethod struct {
 }
 
 // A tax rate applies to addresses in Country and, when State is set, only
-// in that state; a state's rate wins over its country's. Rate is in basis
-// points: 1000 is 10 %.
+// in that state (its code, see StateCode); a state's rate wins over its
+// country's. The rate is PPM, in millionths, so 8.875 % (88750) is exact;
+// Rate is the same rate in basis points (1000 is 10 %), rounded half up,
+// which releases before PPM read. Exact says which of the two holds.
 type TaxRate struct {
 	ID      string
 	Name    string // "Tax", "VAT", "Sales tax"
 	Country string // "" applies where no other rate does
 	State   string
-	Rate    int
+	Rate    int // basis points
+	PPM     int // millionths; 0 where only Rate was written
+}
+
+// Exact is the rate in millionths: 100000 is 10 %.
+func (r TaxRate) Exact() int { return exactRate(r.Rate, r.PPM) }
+
+// BasisPoints rounds a rate in millionths half up to basis points, as Rate
+// keeps it beside PPM.
+func BasisPoints(ppm int) int { return (ppm + 50) / 100 }
+
+// exactRate is the rate in millionths of a row that keeps bp and ppm. PPM
+// counts only where Rate is it rounded: a rate written before PPM existed,
+// or changed since by a release that writes only Rate, has a PPM of 0 or
+// one that no longer agrees, and then Rate is the rate.
+func exactRate(bp, ppm int) int {
+	if ppm > 0 && BasisPoints(ppm) == bp {
+		return ppm
+	}
+	return bp * 100
 }
 
 // PricingSettings are the shop-wide switches of the pricing rules.
@@ -83,10 +104,14 @@ type PromoCode struct {
 // order so a later change of rates never rewrites a past order.
 type TaxLine struct {
 	Name   string
-	Rate   int // basis points
+	Rate   int // basis points, rounded half up from PPM
+	PPM    int // millionths; 0 on lines written before it was kept
 	Base   Cents
 	Amount Cents
 }
+
+// Exact is the line's rate in millionths, as TaxRate.Exact reads it.
+func (l TaxLine) Exact() int { return exactRate(l.Rate, l.PPM) }
 
 // PricingStore keeps the shop's shipping, tax and promo settings. They live
 // in the database so every instance prices alike.

@@ -304,12 +304,12 @@ func AdminTaxRate(f layout.Frame, p AdminTaxRatePage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = components.FormField(components.Field{ID: "state", Name: "state", Label: "State (optional)", Value: p.Form.State, Error: p.Errors["state"], MaxLength: 40,
-				Hint: "As the checkout names it, such as NY. Empty: the whole country."}).Render(ctx, templ_7745c5c3_Buffer)
+				Hint: "A state or province by code or name, such as NY or New York; kept as its code. Empty: the whole country.", Suggestions: components.StateChoices}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = components.FormField(components.Field{ID: "rate", Name: "rate", Label: "Rate (%)", Value: p.Form.Rate, Error: p.Errors["rate"], Required: true, MaxLength: 8,
-				Hint: "From 0 to 100, with up to 2 decimals, such as 8.25."}).Render(ctx, templ_7745c5c3_Buffer)
+				Hint: "From 0 to 100, with up to 4 decimals, such as 8.875."}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

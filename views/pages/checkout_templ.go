@@ -432,7 +432,7 @@ func shippingStep(f layout.Frame, p CheckoutStep) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.FormField(components.Field{ID: "ship-state", Name: "state", Label: "State", Value: p.Shipping.State, Error: p.Errors["state"], Required: true, Autocomplete: "address-level1", MaxLength: 200}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.FormField(components.Field{ID: "ship-state", Name: "state", Label: "State", Value: p.Shipping.State, Error: p.Errors["state"], Required: true, Autocomplete: "address-level1", MaxLength: 200, Suggestions: components.StateChoices}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

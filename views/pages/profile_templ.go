@@ -31,7 +31,7 @@ func profileFields(p ProfileForm, prefix string, withName bool) []components.Fie
 		components.Field{ID: prefix + "phone", Name: "phoneNumber", Label: "Phone", Type: "tel", Value: p.PhoneNumber, Error: p.Errors["phoneNumber"], Autocomplete: "tel", MaxLength: 200},
 		components.Field{ID: prefix + "address", Name: "address", Label: "Address", Value: p.Address, Error: p.Errors["address"], Autocomplete: "street-address", MaxLength: 200},
 		components.Field{ID: prefix + "city", Name: "city", Label: "City", Value: p.City, Error: p.Errors["city"], Autocomplete: "address-level2", MaxLength: 200},
-		components.Field{ID: prefix + "state", Name: "state", Label: "State / Province", Value: p.State, Error: p.Errors["state"], Autocomplete: "address-level1", MaxLength: 200},
+		components.Field{ID: prefix + "state", Name: "state", Label: "State / Province", Value: p.State, Error: p.Errors["state"], Autocomplete: "address-level1", MaxLength: 200, Suggestions: components.StateChoices},
 		components.Field{ID: prefix + "zip", Name: "zipCode", Label: "ZIP code", Value: p.ZipCode, Error: p.Errors["zipCode"], Autocomplete: "postal-code", MaxLength: 200},
 		components.Field{ID: prefix + "country", Name: "country", Label: "Country", Value: p.Country, Error: p.Errors["country"], Options: shop.Countries},
 	)

@@ -61,7 +61,7 @@ type ZoneChoice struct {
 func TaxLabel(lines []shop.TaxLine, included, estimated bool) string {
 	name, rate := "Tax", ""
 	if len(lines) > 0 {
-		name, rate = lines[0].Name, " ("+pricing.RateText(lines[0].Rate)+")"
+		name, rate = lines[0].Name, " ("+pricing.TaxRateText(lines[0].Exact())+")"
 	}
 	switch {
 	case included:

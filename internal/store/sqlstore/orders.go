@@ -82,8 +82,8 @@ func (s *Store) insertOrder(ctx context.Context, tx Tx, o *shop.Order) error {
 		return s.FormatError(err, "insert order", Messages{shop.ECONFLICT: shop.MsgOrderExists})
 	}
 	for i, l := range o.TaxLines {
-		if _, err := tx.Exec(ctx, `INSERT INTO order_tax_lines (order_id, position, name, rate, base_cents, amount_cents)
-			VALUES (?, ?, ?, ?, ?, ?)`, o.ID, i, l.Name, l.Rate, l.Base, l.Amount); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO order_tax_lines (order_id, position, name, rate, rate_ppm, base_cents, amount_cents)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, o.ID, i, l.Name, l.Rate, l.PPM, l.Base, l.Amount); err != nil {
 			return fmt.Errorf("order tax line: %w", err)
 		}
 	}
@@ -317,9 +317,9 @@ func (s *Store) Order(ctx context.Context, id string) (*shop.Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err = s.Query(ctx, `SELECT name, rate, base_cents, amount_cents FROM order_tax_lines WHERE order_id = ? ORDER BY position`, id)
+	rows, err = s.Query(ctx, `SELECT name, rate, rate_ppm, base_cents, amount_cents FROM order_tax_lines WHERE order_id = ? ORDER BY position`, id)
 	o.TaxLines, err = Collect(s, rows, err, "order tax lines", func(rows *sql.Rows) (l shop.TaxLine, err error) {
-		err = rows.Scan(&l.Name, &l.Rate, &l.Base, &l.Amount)
+		err = rows.Scan(&l.Name, &l.Rate, &l.PPM, &l.Base, &l.Amount)
 		return l, err
 	})
 	if err != nil {

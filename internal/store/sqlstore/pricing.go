@@ -216,10 +216,10 @@ func (s *Store) DeleteShippingMethod(ctx context.Context, id string) error {
 // TaxRates lists the rates: the default ("" country) first, then by
 // country and state.
 func (s *Store) TaxRates(ctx context.Context) ([]shop.TaxRate, error) {
-	rows, err := s.Query(ctx, `SELECT id, name, country, state, rate FROM tax_rates
+	rows, err := s.Query(ctx, `SELECT id, name, country, state, rate, rate_ppm FROM tax_rates
 		ORDER BY country`+s.d.Bytewise+`, state`+s.d.Bytewise+`, id`+s.d.Bytewise)
 	return Collect(s, rows, err, "tax rates", func(rows *sql.Rows) (r shop.TaxRate, err error) {
-		err = rows.Scan(&r.ID, &r.Name, &r.Country, &r.State, &r.Rate)
+		err = rows.Scan(&r.ID, &r.Name, &r.Country, &r.State, &r.Rate, &r.PPM)
 		return r, err
 	})
 }
@@ -230,10 +230,16 @@ func (s *Store) SaveTaxRate(ctx context.Context, r shop.TaxRate) (shop.TaxRate, 
 	if r.ID == "" {
 		r.ID = "tax_" + shop.RandomHex(6)
 	}
+	if r.PPM > 0 {
+		// The basis points are what the release before PPM reads: the
+		// exact rate rounded, never a figure of their own.
+		r.Rate = shop.BasisPoints(r.PPM)
+	}
 	err := s.InTx(ctx, func(tx Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO tax_rates (id, name, country, state, rate) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET name = excluded.name, country = excluded.country, state = excluded.state, rate = excluded.rate`,
-			r.ID, r.Name, r.Country, r.State, r.Rate); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO tax_rates (id, name, country, state, rate, rate_ppm) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET name = excluded.name, country = excluded.country, state = excluded.state,
+				rate = excluded.rate, rate_ppm = excluded.rate_ppm`,
+			r.ID, r.Name, r.Country, r.State, r.Rate, r.PPM); err != nil {
 			return s.refused(err, "save tax rate "+r.ID, Messages{shop.EINVALID: msgTaxRateInvalid, shop.ECONFLICT: msgTaxRateExists})
 		}
 		return pricingChanged(ctx, s, tx)

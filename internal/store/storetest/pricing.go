@@ -35,6 +35,7 @@ func testPricing(t *testing.T, b Backend) {
 	t.Run("Defaults", func(t *testing.T) { s, _ := open(t); pricingDefaults(t, s) })
 	t.Run("SaveAndDelete", func(t *testing.T) { s, _ := open(t); pricingSaveAndDelete(t, s) })
 	t.Run("Refused", func(t *testing.T) { s, _ := open(t); pricingRefused(t, s) })
+	t.Run("ExactTaxRates", func(t *testing.T) { s, _ := open(t); exactTaxRates(t, s) })
 	t.Run("PromoCodes", func(t *testing.T) { s, clock := open(t); promoCodes(t, s, clock) })
 	t.Run("OrderBreakdown", func(t *testing.T) { s, _ := open(t); orderBreakdown(t, s) })
 	t.Run("UseCounted", func(t *testing.T) { s, _ := open(t); promoUseCounted(t, s) })
