@@ -504,7 +504,7 @@ func OrderSums(o *shop.Order) string {
 	}
 	name, rate := "Tax", ""
 	if len(o.TaxLines) > 0 {
-		name, rate = o.TaxLines[0].Name, " ("+pricing.RateText(o.TaxLines[0].Rate)+")"
+		name, rate = o.TaxLines[0].Name, " ("+pricing.TaxRateText(o.TaxLines[0].Exact())+")"
 	}
 	if o.TaxIncluded {
 		fmt.Fprintf(&b, "Total %s\nIncludes %s%s %s\n", o.Total, name, rate, o.Tax)
