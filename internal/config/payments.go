@@ -23,6 +23,11 @@ type Payments struct {
 	// an unpaid bank transfer is cancelled after BankTransferHold.
 	BankTransferInstructions string
 	BankTransferHold         time.Duration
+	// BankTransferMaxOpen is how many unpaid bank transfers one e-mail
+	// address, account or session may have at once: each holds its stock
+	// for the whole hold, so more would let one shopper take an item off
+	// sale for everyone without paying.
+	BankTransferMaxOpen int
 }
 
 // Offers reports whether the Payment step offers method.
@@ -35,6 +40,9 @@ const (
 	// while it is open.
 	DefaultStripeSessionTTL = 30 * time.Minute
 	DefaultBankTransferHold = 7 * 24 * time.Hour
+	// DefaultBankTransferMaxOpen lets a shopper await one transfer at a
+	// time.
+	DefaultBankTransferMaxOpen = 1
 	DefaultStripeAPIURL     = "https://api.stripe.com"
 )
 
@@ -66,6 +74,8 @@ func loadPayments(e *env, cfg *Config) {
 	p.BankTransferInstructions = strings.TrimSpace(e.get("BANK_TRANSFER_INSTRUCTIONS"))
 	p.BankTransferHold = e.days("BANK_TRANSFER_HOLD", DefaultBankTransferHold, time.Hour, 90*24*time.Hour,
 		"BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h")
+	p.BankTransferMaxOpen = e.number("BANK_TRANSFER_MAX_OPEN", DefaultBankTransferMaxOpen, 1, 100,
+		"BANK_TRANSFER_MAX_OPEN must be a whole number from 1 to 100")
 }
 
 // days reads a duration that may also be written in whole days ("7d").
