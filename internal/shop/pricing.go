@@ -61,7 +61,7 @@ type PricingSettings struct {
 const (
 	PromoPercent      = "percent"       // Value is basis points off the subtotal
 	PromoFixed        = "fixed"         // Value is minor units off the subtotal
-	PromoFreeShipping = "free_shipping" // shipping costs nothing
+	PromoFreeShipping = "free_shipping" // the methods of FreeMethods ship free
 )
 
 // A promo code is a discount a shopper types in the cart or at Review.
@@ -77,6 +77,11 @@ type PromoCode struct {
 	Paused          bool
 	Used            int // orders placed with it and not cancelled or expired
 	CreatedAt       time.Time
+	// FreeMethods are the ids of the shipping methods a free-shipping
+	// code makes free; none means the cheapest method of the address's
+	// zone, so a code never pays for a faster or farther parcel unless
+	// staff chose so. The other methods keep their price.
+	FreeMethods []string
 }
 
 // A tax line is what an order was taxed at one rate: it is stored with the

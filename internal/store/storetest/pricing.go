@@ -36,6 +36,7 @@ func testPricing(t *testing.T, b Backend) {
 	t.Run("SaveAndDelete", func(t *testing.T) { s, _ := open(t); pricingSaveAndDelete(t, s) })
 	t.Run("Refused", func(t *testing.T) { s, _ := open(t); pricingRefused(t, s) })
 	t.Run("PromoCodes", func(t *testing.T) { s, clock := open(t); promoCodes(t, s, clock) })
+	t.Run("FreeMethods", func(t *testing.T) { s, _ := open(t); promoFreeMethods(t, s) })
 	t.Run("OrderBreakdown", func(t *testing.T) { s, _ := open(t); orderBreakdown(t, s) })
 	t.Run("UseCounted", func(t *testing.T) { s, _ := open(t); promoUseCounted(t, s) })
 	t.Run("OncePerCustomer", func(t *testing.T) { s, _ := open(t); promoOncePerCustomer(t, s) })
