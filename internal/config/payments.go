@@ -43,7 +43,7 @@ const (
 	// DefaultBankTransferMaxOpen lets a shopper await one transfer at a
 	// time.
 	DefaultBankTransferMaxOpen = 1
-	DefaultStripeAPIURL     = "https://api.stripe.com"
+	DefaultStripeAPIURL        = "https://api.stripe.com"
 )
 
 // DefaultPaymentMethods is PAYMENT_METHODS unset: the demo card.
