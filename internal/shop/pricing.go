@@ -125,7 +125,8 @@ type PromoStore interface {
 // PromoCustomer is who a once-per-customer code counts against: the
 // account that orders, or for a guest, whose id lasts only a session, the
 // e-mail address, so a new session or another case of the same address
-// cannot use the code again.
+// cannot use the code again. Only case and surrounding spaces are folded:
+// a +tag or a dot is another mailbox at most providers (decision 0022).
 func PromoCustomer(userID, email string) string {
 	if userID != "" && !strings.HasPrefix(userID, GuestIDPrefix) {
 		return userID
