@@ -208,12 +208,17 @@ func (a *accountHandlers) signInLinkConfirm(c *fiber.Ctx) error {
 }
 
 // signIn starts u's session, handing over what the guest of this session
-// owned first, so a cart filled as a guest survives signing in.
+// owned first, so a cart filled as a guest survives signing in, and with
+// it the checkout so far (keptCheckout).
 func (a *accountHandlers) signIn(c *fiber.Ctx, u *shop.User) error {
+	kept := a.keepCheckout(c)
 	if err := a.keepCart(c, u); err != nil {
 		return err
 	}
-	return a.sessions.SignIn(c, u)
+	if err := a.sessions.SignIn(c, u); err != nil {
+		return err
+	}
+	return kept.restore(c, a.sessions)
 }
 
 // keepCart hands what this session owned to u (auth.Service.KeepCart).

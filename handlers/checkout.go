@@ -351,6 +351,13 @@ func (a *checkoutHandlers) paymentSubmit(c *fiber.Ctx) error {
 			Error: MsgChooseMethod, Errors: shop.FieldErrors{"method": MsgChooseMethod}, CardName: strings.TrimSpace(web.FormValue(c, "cardName")),
 			SavedCard: saved})
 	}
+	if msg, err := a.refusedMethod(c, u, st, method); err != nil {
+		return err
+	} else if msg != "" {
+		return a.renderStep(c, fiber.StatusUnprocessableEntity, pages.CheckoutStep{Step: 2, Summary: summary(cart, priced), Methods: a.methods(priced),
+			Method: method, Error: msg, Errors: shop.FieldErrors{"method": msg}, CardName: strings.TrimSpace(web.FormValue(c, "cardName")),
+			SavedCard: saved})
+	}
 	if !a.paymethods.For(method).Words().Card {
 		st.Method, st.Card = method, nil
 		if err := a.saveCheckout(c, st); err != nil {
@@ -396,6 +403,17 @@ func (a *checkoutHandlers) methods(priced checkout.Priced) []pages.PayMethod {
 		}
 	}
 	return out
+}
+
+// refusedMethod is why the method chosen won't take an order from this
+// shopper ("" when it will), said next to the choice rather than after
+// Place Order; Place Order asks again.
+func (a *checkoutHandlers) refusedMethod(c *fiber.Ctx, u *shop.User, st checkoutState, method string) (string, error) {
+	err := a.checkout.Admit(c.UserContext(), checkout.PlaceInput{UserID: u.ID, CartOwner: u.ID, Shipping: *st.Shipping, Method: method})
+	if shop.ErrorCode(err) == shop.EINVALID {
+		return shop.ErrorMessage(err), nil
+	}
+	return "", err
 }
 
 // payment is what the review says of the method chosen: its words, or

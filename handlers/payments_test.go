@@ -201,7 +201,8 @@ func auditHas(entries []shop.AuditEntry, action, subject string) bool {
 // time is left alone.
 func TestBankTransfer_HoldExpires(t *testing.T) {
 	t.Parallel()
-	b := newBackOffice(t, withBankTransfer())
+	// One shopper holds two unpaid transfers at once.
+	b := newBackOffice(t, withBankTransfer(), withEnv("BANK_TRANSFER_MAX_OPEN", "2"))
 	ctx := context.Background()
 	stockBefore, _ := b.app.db.Stock(ctx, "nb-004")
 	unpaid := payByTransfer(t, b, "nb-004", "1")

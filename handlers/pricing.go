@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,10 +67,34 @@ func totalsView(p checkout.Priced) pages.Totals {
 		Net: p.Subtotal - p.Discount}
 	if p.Code != nil {
 		t.Code = strings.ToUpper(p.Code.Code)
-		t.FreeShipping = p.Code.Kind == shop.PromoFreeShipping
+		if p.Code.Kind == shop.PromoFreeShipping && !p.NoMethod {
+			t.FreeShipping = slices.Contains(p.FreeShippingFor, p.Method.Name)
+			if !t.FreeShipping {
+				t.ShippingNote = freeShippingNote(p.FreeShippingFor, p.Method.Name)
+			}
+		}
 	}
 	t.TaxLabel = pages.TaxLabel(p.TaxLines, p.TaxIncluded, p.Estimated)
 	return t
+}
+
+// Why a free-shipping code left the method chosen its price.
+const (
+	MsgFreeShippingAppliesTo = "Free shipping applies to %s"
+	MsgFreeShippingNotFor    = "Free shipping doesn't apply to %s"
+)
+
+// freeShippingNote says which of the address's methods a free-shipping
+// code makes free, when the one chosen is not among them: "Free shipping
+// applies to Standard", or that it applies to none of them.
+func freeShippingNote(free []string, chosen string) string {
+	switch len(free) {
+	case 0:
+		return fmt.Sprintf(MsgFreeShippingNotFor, chosen)
+	case 1:
+		return fmt.Sprintf(MsgFreeShippingAppliesTo, free[0])
+	}
+	return fmt.Sprintf(MsgFreeShippingAppliesTo, strings.Join(free[:len(free)-1], ", ")+" and "+free[len(free)-1])
 }
 
 // codeForm is the promo code field of a priced cart: the code applied, or
@@ -92,7 +118,7 @@ func zoneChoices(p checkout.Priced, now time.Time, loc *time.Location) []pages.Z
 		z := pages.ZoneChoice{Name: zoneLabel(zm.Zone), Methods: make([]pages.MethodChoice, 0, len(zm.Methods))}
 		for _, m := range zm.Methods {
 			from, to := pricing.Delivery(m, now, loc)
-			price := p.ShippingFor(m, p.Code)
+			price := p.ShippingFor(m, zm.Methods, p.Code)
 			z.Methods = append(z.Methods, pages.MethodChoice{ID: m.ID, Name: m.Name, Price: price,
 				Label: pages.MethodLabel(m.Name, price), When: when(pricing.Estimate(m), from, to)})
 		}

@@ -217,7 +217,7 @@ func TestPromoCode_OncePerCustomer(t *testing.T) {
 	for i, want := range []string{"", shop.MsgPromoAlreadyUsed} {
 		c := app.client(t)
 		c.addToCart("/products", "nb-042", "1")
-		toReviewWith(t, c, usAddress("express"))
+		toReviewWith(t, c, usAddress("standard"))
 		res, doc := c.postFrom("/checkout/review", "/checkout/code", url.Values{"code": {"welcome"}})
 		if want != "" {
 			if got := text(doc, `#promo-code-error`); res.StatusCode != http.StatusUnprocessableEntity || got != want {

@@ -118,6 +118,7 @@ type Checkout interface {
 	Tokenize(ctx context.Context, method, number string, c checkout.Card) (string, error)
 	ReviewKey(ctx context.Context, owner string, cart shop.Cart, ch checkout.Choice) (string, error)
 	Place(ctx context.Context, in checkout.PlaceInput) (checkout.Result, error)
+	Admit(ctx context.Context, in checkout.PlaceInput) error
 	Status(ctx context.Context, userID, key, token string) (checkout.Result, error)
 }
 

@@ -121,7 +121,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		files:     &catalogFilePages{Pages: p, files: d.Catalog, audit: d.Service},
 		shipping:  &shippingPages{Pages: p, store: pricing, audit: d.Service, loc: loc},
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
-		codes:     &codePages{Pages: p, promos: d.Promos, audit: d.Service, loc: loc},
+		codes:     &codePages{Pages: p, promos: d.Promos, methods: pricing, audit: d.Service, loc: loc},
 		carriers:  &carrierPages{Pages: p, store: d.Carriers, audit: d.Service},
 		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service, returns: d.Returns},
 		exports:   &exportPages{Pages: p, store: d.Exports, loc: loc},

@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,8 +23,16 @@ import (
 type codePages struct {
 	*web.Pages
 	promos shop.PromoStore
-	audit  Recorder
-	loc    *time.Location
+	// methods are the shipping methods a free-shipping code may cover;
+	// nil offers no choice (the zone's cheapest).
+	methods shippingMethods
+	audit   Recorder
+	loc     *time.Location
+}
+
+// shippingMethods lists the shop's shipping methods.
+type shippingMethods interface {
+	ShippingMethods(ctx context.Context) ([]shop.ShippingMethod, error)
 }
 
 // Flash messages of the promo code page.
@@ -63,18 +73,41 @@ func (a *codePages) render(c *fiber.Ctx, status int, form pages.PromoForm, errs 
 	if err != nil {
 		return err
 	}
+	methods, err := a.shippingMethods(c.UserContext())
+	if err != nil {
+		return err
+	}
 	p := pages.AdminCodesPage{Nav: adminNav(c, backoffice.AreaCodes), Form: form, Errors: errs, Kinds: promoKinds, TimeZone: a.loc.String()}
+	names := map[string]string{}
+	for _, m := range methods {
+		p.Methods = append(p.Methods, components.Choice{Value: m.ID, Label: m.Name})
+		names[m.ID] = m.Name
+	}
 	now := a.Now()
 	for _, pc := range codes {
 		p.Codes = append(p.Codes, pages.PromoView{Code: pc.Code, Kind: kindLabel(pc.Kind), Value: backoffice.PromoValueText(pc),
-			Conditions: a.conditions(pc), Used: usedText(pc), State: backoffice.PromoState(pc, now), Paused: pc.Paused})
+			Conditions: a.conditions(pc, names), Used: usedText(pc), State: backoffice.PromoState(pc, now), Paused: pc.Paused})
 	}
 	return web.Render(c, status, pages.AdminCodes(a.Frame(c, "Promo codes · Back office"), p))
 }
 
-// conditions states what a code needs, its times in the shop's zone.
-func (a *codePages) conditions(pc shop.PromoCode) []string {
+// shippingMethods are the methods a free-shipping code may cover, none
+// when the back office has no pricing store.
+func (a *codePages) shippingMethods(ctx context.Context) ([]shop.ShippingMethod, error) {
+	if a.methods == nil {
+		return nil, nil
+	}
+	return a.methods.ShippingMethods(ctx)
+}
+
+// conditions states what a code needs, its times in the shop's zone, and
+// which methods a free-shipping code frees (names: the methods' names by
+// id; a method deleted since shows its id).
+func (a *codePages) conditions(pc shop.PromoCode, names map[string]string) []string {
 	var out []string
+	if pc.Kind == shop.PromoFreeShipping {
+		out = append(out, freeMethodsText(pc.FreeMethods, names))
+	}
 	const layout = "Jan 2, 2006 15:04 MST"
 	if pc.MinSubtotal > 0 {
 		out = append(out, "A subtotal of at least "+pc.MinSubtotal.String())
@@ -91,6 +124,18 @@ func (a *codePages) conditions(pc shop.PromoCode) []string {
 	return out
 }
 
+// freeMethodsText states which methods a free-shipping code frees.
+func freeMethodsText(ids []string, names map[string]string) string {
+	if len(ids) == 0 {
+		return "Free shipping by the cheapest method of the shopper's zone"
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = cmp.Or(names[id], id)
+	}
+	return "Free shipping by " + strings.Join(out, ", ")
+}
+
 func usedText(pc shop.PromoCode) string {
 	if pc.UsageCap > 0 {
 		return fmt.Sprintf("%d of %d", pc.Used, pc.UsageCap)
@@ -104,9 +149,19 @@ func (a *codePages) adminCreateCode(c *fiber.Ctx) error {
 	}
 	form := pages.PromoForm{Code: web.FormValue(c, "code"), Kind: web.FormValue(c, "kind"), Value: web.FormValue(c, "value"),
 		MinSubtotal: web.FormValue(c, "min_subtotal"), StartsAt: web.FormValue(c, "starts_at"), EndsAt: web.FormValue(c, "ends_at"),
-		UsageCap: web.FormValue(c, "usage_cap"), OncePerCustomer: web.FormValue(c, "once_per_customer") != ""}
+		UsageCap: web.FormValue(c, "usage_cap"), OncePerCustomer: web.FormValue(c, "once_per_customer") != "",
+		FreeMethods: web.FormValues(c, "free_methods")}
+	methods, err := a.shippingMethods(c.UserContext())
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(methods))
+	for i, m := range methods {
+		ids[i] = m.ID
+	}
 	pc, errs := backoffice.ParsePromo(backoffice.PromoInput{Code: form.Code, Kind: form.Kind, Value: form.Value, MinSubtotal: form.MinSubtotal,
-		StartsAt: form.StartsAt, EndsAt: form.EndsAt, UsageCap: form.UsageCap, OncePerCustomer: form.OncePerCustomer}, a.loc)
+		StartsAt: form.StartsAt, EndsAt: form.EndsAt, UsageCap: form.UsageCap, OncePerCustomer: form.OncePerCustomer,
+		FreeMethods: form.FreeMethods, MethodIDs: ids}, a.loc)
 	if errs == nil {
 		saved, err := a.promos.SavePromoCode(c.UserContext(), pc)
 		if shop.ErrorCode(err) == shop.EINVALID {

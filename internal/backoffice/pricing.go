@@ -198,6 +198,9 @@ type PromoInput struct {
 	StartsAt, EndsAt string
 	UsageCap         string // empty: no limit
 	OncePerCustomer  bool
+	// FreeMethods are the shipping method ids ticked for a free-shipping
+	// code, of MethodIDs, the methods that exist.
+	FreeMethods, MethodIDs []string
 }
 
 var promoCode = regexp.MustCompile(`^[A-Za-z0-9_-]{3,32}$`)
@@ -245,6 +248,7 @@ func ParsePromo(in PromoInput, loc *time.Location) (shop.PromoCode, shop.FieldEr
 	if strings.TrimSpace(in.UsageCap) != "" {
 		c.UsageCap = parseNumber(in.UsageCap, 1, MaxUsageCap, "usage_cap", MsgUsageCap, errs)
 	}
+	c.FreeMethods = parseFreeMethods(c.Kind, in.FreeMethods, in.MethodIDs, errs)
 	return c, orNil(errs)
 }
 
@@ -378,11 +382,14 @@ type promoRecord struct {
 	UsageCap        int    `json:"usage_cap,omitempty"`
 	OncePerCustomer bool   `json:"once_per_customer,omitempty"`
 	Paused          bool   `json:"paused"`
+	// FreeMethods are the shipping methods a free-shipping code frees.
+	FreeMethods []string `json:"free_methods,omitempty"`
 }
 
 // PromoRecord is c as the audit log shows it, its times in UTC.
 func PromoRecord(c shop.PromoCode) any {
-	r := promoRecord{Kind: c.Kind, Value: PromoValueText(c), UsageCap: c.UsageCap, OncePerCustomer: c.OncePerCustomer, Paused: c.Paused}
+	r := promoRecord{Kind: c.Kind, Value: PromoValueText(c), UsageCap: c.UsageCap, OncePerCustomer: c.OncePerCustomer, Paused: c.Paused,
+		FreeMethods: c.FreeMethods}
 	if c.MinSubtotal > 0 {
 		r.MinSubtotal = c.MinSubtotal.String()
 	}

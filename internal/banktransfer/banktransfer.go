@@ -17,18 +17,35 @@ import (
 // Name is the method's word in PAYMENT_METHODS and on its orders.
 const Name = "bank_transfer"
 
+// MsgAwaitingTransfer refuses another bank transfer to a shopper with as
+// many unpaid as MaxOpen allows, next to the choice of method.
+const MsgAwaitingTransfer = "Your earlier bank transfer still awaits payment. Please pay it first (the details are in its confirmation e-mail), or choose another way to pay."
+
 // MsgNotReceived is the reason an unpaid bank transfer is cancelled with;
 // %d is the hold in days.
 const MsgNotReceived = "Your bank transfer did not arrive within %d days, so the items went back on sale."
 
 // Method is the bank transfer as a checkout.Method: Instructions say where
-// to send the money; an unpaid order is cancelled after Hold.
+// to send the money; an unpaid order is cancelled after Hold. Each unpaid
+// order holds its stock for the whole Hold, so one shopper (an e-mail
+// address, an account or a session) may have at most MaxOpen of them at
+// once, counted in Unpaid; without Unpaid or MaxOpen nobody is refused.
 type Method struct {
 	Instructions string
 	Hold         time.Duration
+	MaxOpen      int
+	Unpaid       Unpaid
 }
 
-var _ checkout.Method = (*Method)(nil)
+// Unpaid counts the unpaid orders of a shopper (shop.PaymentStore).
+type Unpaid interface {
+	UnpaidBy(ctx context.Context, provider, userID, email string) (int, error)
+}
+
+var (
+	_ checkout.Method      = (*Method)(nil)
+	_ checkout.AdmitMethod = (*Method)(nil)
+)
 
 // Name is "bank_transfer".
 func (m *Method) Name() string { return Name }
@@ -46,6 +63,23 @@ func (m *Method) Words() checkout.Words {
 // Claim names the payment; there is no charge to key.
 func (m *Method) Claim(o *shop.Order, _ checkout.PlaceInput, _ time.Time) error {
 	o.PaymentMethod = "Bank transfer"
+	return nil
+}
+
+// Admit refuses a shopper who has MaxOpen unpaid transfers already, by
+// the account or session or by the e-mail given (a new guest session with
+// the same address is the same shopper).
+func (m *Method) Admit(ctx context.Context, in checkout.PlaceInput) error {
+	if m.Unpaid == nil || m.MaxOpen <= 0 {
+		return nil
+	}
+	n, err := m.Unpaid.UnpaidBy(ctx, Name, in.UserID, in.Shipping.Email)
+	if err != nil {
+		return fmt.Errorf("unpaid bank transfers: %w", err)
+	}
+	if n >= m.MaxOpen {
+		return shop.Errorf(shop.EINVALID, MsgAwaitingTransfer)
+	}
 	return nil
 }
 

@@ -190,6 +190,9 @@ func (s *Service) Place(ctx context.Context, in PlaceInput) (Result, error) {
 		return Result{}, err
 	}
 	in.Choice = ch
+	if err := s.Admit(ctx, in); err != nil {
+		return Result{}, err
+	}
 	res, err := s.placeOnce(ctx, in, false)
 	res.Code = ch.Code
 	return res, err

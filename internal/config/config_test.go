@@ -117,6 +117,8 @@ func TestLoad_Errors(t *testing.T) {
 		{"BankTransferHold", map[string]string{"BANK_TRANSFER_HOLD": "a week"}, `BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h, got "a week"`},
 		{"BankTransferHoldTooLong", map[string]string{"BANK_TRANSFER_HOLD": "91d"}, "BANK_TRANSFER_HOLD must be a duration from 1h to 90d"},
 		{"OrphanRefundAfter", map[string]string{"ORPHAN_PAYMENT_REFUND_AFTER": "10m"}, `ORPHAN_PAYMENT_REFUND_AFTER must be a duration from 1h to 90d such as 24h or 3d, got "10m"`},
+		{"BankTransferMaxOpenZero", map[string]string{"BANK_TRANSFER_MAX_OPEN": "0"}, `BANK_TRANSFER_MAX_OPEN must be a whole number from 1 to 100, got "0"`},
+		{"BankTransferMaxOpenWord", map[string]string{"BANK_TRANSFER_MAX_OPEN": "one"}, `BANK_TRANSFER_MAX_OPEN must be a whole number from 1 to 100, got "one"`},
 		{"CurrencyUnknown", map[string]string{"SHOP_CURRENCY": "XYZ"}, `SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got "XYZ"`},
 		{"CurrencyName", map[string]string{"SHOP_CURRENCY": "dollars"}, `SHOP_CURRENCY must be an ISO 4217 currency code such as USD, EUR or JPY, got "dollars"`},
 		{"CurrencySymbol", map[string]string{"SHOP_CURRENCY": "$"}, `SHOP_CURRENCY must be an ISO 4217 currency code`},
@@ -204,19 +206,20 @@ func TestLoad_Payments(t *testing.T) {
 	}
 	p := cfg.Payments
 	if !slices.Equal(p.Methods, []string{"demo"}) || p.StripeSessionTTL != 30*time.Minute || p.BankTransferHold != 7*24*time.Hour ||
-		p.StripeAPIURL != "https://api.stripe.com" {
+		p.BankTransferMaxOpen != 1 || p.StripeAPIURL != "https://api.stripe.com" {
 		t.Errorf("defaults: %+v", p)
 	}
 	cfg, err = config.Load(env(map[string]string{"DATA_DIR": t.TempDir(), "PAYMENT_METHODS": "bank_transfer, stripe,demo",
 		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "BASE_URL": "https://shop.example",
 		"STRIPE_API_URL": "http://127.0.0.1:12111/", "STRIPE_SESSION_TTL": "1h",
-		"BANK_TRANSFER_INSTRUCTIONS": " IBAN DE00 1234 ", "BANK_TRANSFER_HOLD": "3d"}))
+		"BANK_TRANSFER_INSTRUCTIONS": " IBAN DE00 1234 ", "BANK_TRANSFER_HOLD": "3d", "BANK_TRANSFER_MAX_OPEN": "3"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	p = cfg.Payments
 	if !slices.Equal(p.Methods, []string{"bank_transfer", "stripe", "demo"}) || p.StripeAPIURL != "http://127.0.0.1:12111" ||
-		p.StripeSessionTTL != time.Hour || p.BankTransferInstructions != "IBAN DE00 1234" || p.BankTransferHold != 72*time.Hour {
+		p.StripeSessionTTL != time.Hour || p.BankTransferInstructions != "IBAN DE00 1234" || p.BankTransferHold != 72*time.Hour ||
+		p.BankTransferMaxOpen != 3 {
 		t.Errorf("set: %+v", p)
 	}
 }

@@ -26,6 +26,11 @@ type Payments struct {
 	// OrphanRefundAfter is how long a payment whose order was gone waits
 	// for staff before it is refunded by itself.
 	OrphanRefundAfter time.Duration
+	// BankTransferMaxOpen is how many unpaid bank transfers one e-mail
+	// address, account or session may have at once: each holds its stock
+	// for the whole hold, so more would let one shopper take an item off
+	// sale for everyone without paying.
+	BankTransferMaxOpen int
 }
 
 // Offers reports whether the Payment step offers method.
@@ -39,7 +44,10 @@ const (
 	DefaultStripeSessionTTL  = 30 * time.Minute
 	DefaultBankTransferHold  = 7 * 24 * time.Hour
 	DefaultOrphanRefundAfter = 24 * time.Hour
-	DefaultStripeAPIURL      = "https://api.stripe.com"
+	// DefaultBankTransferMaxOpen lets a shopper await one transfer at a
+	// time.
+	DefaultBankTransferMaxOpen = 1
+	DefaultStripeAPIURL        = "https://api.stripe.com"
 )
 
 // DefaultPaymentMethods is PAYMENT_METHODS unset: the demo card.
@@ -72,6 +80,8 @@ func loadPayments(e *env, cfg *Config) {
 		"BANK_TRANSFER_HOLD must be a duration from 1h to 90d such as 7d or 72h")
 	p.OrphanRefundAfter = e.days("ORPHAN_PAYMENT_REFUND_AFTER", DefaultOrphanRefundAfter, time.Hour, 90*24*time.Hour,
 		"ORPHAN_PAYMENT_REFUND_AFTER must be a duration from 1h to 90d such as 24h or 3d")
+	p.BankTransferMaxOpen = e.number("BANK_TRANSFER_MAX_OPEN", DefaultBankTransferMaxOpen, 1, 100,
+		"BANK_TRANSFER_MAX_OPEN must be a whole number from 1 to 100")
 }
 
 // days reads a duration that may also be written in whole days ("7d").

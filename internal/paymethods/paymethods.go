@@ -19,7 +19,8 @@ import (
 )
 
 // Store is what the methods keep in the shop's database: the demo card's
-// charges and Stripe's payment references and events.
+// charges, Stripe's payment references and events, and the unpaid orders
+// a bank transfer counts.
 type Store interface {
 	shop.ChargeStore
 	stripepay.Orders
@@ -85,7 +86,8 @@ func bankTransfer(s setup, offered bool) (checkout.Method, error) {
 	if offered && p.BankTransferInstructions == "" {
 		return nil, fmt.Errorf("PAYMENT_METHODS includes bank_transfer, so BANK_TRANSFER_INSTRUCTIONS must say where to send the money")
 	}
-	return &banktransfer.Method{Instructions: p.BankTransferInstructions, Hold: p.BankTransferHold}, nil
+	return &banktransfer.Method{Instructions: p.BankTransferInstructions, Hold: p.BankTransferHold,
+		MaxOpen: p.BankTransferMaxOpen, Unpaid: s.store}, nil
 }
 
 // stripe needs its keys when offered; without them it is not registered,

@@ -108,6 +108,10 @@ type Quote struct {
 	Method   shop.ShippingMethod
 	Methods  []MethodOption
 	NoMethod bool
+	// FreeShippingFor names the methods offered at the address that a
+	// free-shipping code makes free (FreeCovers), so a summary can say why
+	// the method chosen still costs what it does.
+	FreeShippingFor []string
 }
 
 // Subtotal is the sum of the lines' prices, which a promo code's minimum
@@ -146,8 +150,12 @@ func Price(in Input) Quote {
 	}
 	net := q.Subtotal - q.Discount
 
-	for _, m := range offered(in.Zones, in.Methods, in.Country, in.State) {
-		q.Methods = append(q.Methods, MethodOption{Method: m, Price: q.ShippingFor(m, in.Code)})
+	zone := offered(in.Zones, in.Methods, in.Country, in.State)
+	for _, m := range zone {
+		q.Methods = append(q.Methods, MethodOption{Method: m, Price: q.ShippingFor(m, zone, in.Code)})
+		if FreeCovers(in.Code, m, zone) {
+			q.FreeShippingFor = append(q.FreeShippingFor, m.Name)
+		}
 	}
 	if len(q.Methods) == 0 {
 		q.NoMethod = true
@@ -220,11 +228,12 @@ func discount(code *shop.PromoCode, subtotal shop.Cents) shop.Cents {
 	return 0
 }
 
-// ShippingFor is what method m costs an order of q's lines with code
-// applied (nil for none): what a shipping step shows beside each method,
-// in any zone, without pricing the order again.
-func (q Quote) ShippingFor(m shop.ShippingMethod, code *shop.PromoCode) shop.Cents {
-	if code != nil && code.Kind == shop.PromoFreeShipping {
+// ShippingFor is what method m, one of zone's methods (by Position),
+// costs an order of q's lines with code applied (nil for none): what a
+// shipping step shows beside each method, in any zone, without pricing
+// the order again.
+func (q Quote) ShippingFor(m shop.ShippingMethod, zone []shop.ShippingMethod, code *shop.PromoCode) shop.Cents {
+	if FreeCovers(code, m, zone) {
 		return 0
 	}
 	return shipping(m, q.Subtotal, q.Subtotal-q.Discount)

@@ -113,9 +113,24 @@ func TestPrice(t *testing.T) {
 			want: pricing.Quote{Subtotal: 1999, Discount: 500, Shipping: 0, Tax: 150, Total: 1649, Method: usMeths[3]},
 		},
 		{
-			name: "free-shipping code on Express",
+			name: "free-shipping code on Standard, the zone's cheapest",
 			in:   us(line("a", 1999, 1)),
-			edit: func(in *pricing.Input) { in.Code, in.MethodID = code(shop.PromoFreeShipping, 0), "express" },
+			edit: func(in *pricing.Input) { in.Code = code(shop.PromoFreeShipping, 0) },
+			want: pricing.Quote{Subtotal: 1999, Shipping: 0, ShippingDiscount: 1000, Tax: 200, Total: 2199, Method: usMeths[0]},
+		},
+		{
+			name: "free-shipping code leaves Next Day its price",
+			in:   us(line("a", 1999, 1)),
+			edit: func(in *pricing.Input) { in.Code, in.MethodID = code(shop.PromoFreeShipping, 0), "next-day" },
+			want: pricing.Quote{Subtotal: 1999, Shipping: 1999, Tax: 200, Total: 4198, Method: usMeths[2]},
+		},
+		{
+			name: "free-shipping code that staff chose for Express",
+			in:   us(line("a", 1999, 1)),
+			edit: func(in *pricing.Input) {
+				in.Code, in.MethodID = code(shop.PromoFreeShipping, 0), "express"
+				in.Code.FreeMethods = []string{"express", "next-day"}
+			},
 			want: pricing.Quote{Subtotal: 1999, Shipping: 0, ShippingDiscount: 1499, Tax: 200, Total: 2199, Method: usMeths[1]},
 		},
 		{
@@ -236,6 +251,7 @@ func TestPrice_Methods(t *testing.T) {
 		in   pricing.Input
 		want map[string]shop.Cents
 		ids  []string
+		free []string // the methods the code makes free, by name
 	}{
 		{
 			name: "below the threshold",
@@ -250,14 +266,27 @@ func TestPrice_Methods(t *testing.T) {
 			want: map[string]shop.Cents{"standard": 0, "express": 1499, "next-day": 1999, "pickup": 0},
 		},
 		{
-			name: "a free-shipping code makes every method free",
+			name: "a free-shipping code makes the zone's cheapest method free, the others keep their price",
 			in: func() pricing.Input {
 				in := us(line("a", 1999, 1))
 				in.Code = code(shop.PromoFreeShipping, 0)
 				return in
 			}(),
 			ids:  []string{"standard", "express", "next-day", "pickup"},
-			want: map[string]shop.Cents{"standard": 0, "express": 0, "next-day": 0, "pickup": 0},
+			want: map[string]shop.Cents{"standard": 0, "express": 1499, "next-day": 1999, "pickup": 0},
+			free: []string{"Standard"},
+		},
+		{
+			name: "a free-shipping code makes the methods staff chose free",
+			in: func() pricing.Input {
+				in := us(line("a", 1999, 1))
+				in.Code = code(shop.PromoFreeShipping, 0)
+				in.Code.FreeMethods = []string{"express", "next-day"}
+				return in
+			}(),
+			ids:  []string{"standard", "express", "next-day", "pickup"},
+			want: map[string]shop.Cents{"standard": 1000, "express": 0, "next-day": 0, "pickup": 0},
+			free: []string{"Express", "Next Day"},
 		},
 	}
 	for _, tt := range tests {
@@ -272,6 +301,9 @@ func TestPrice_Methods(t *testing.T) {
 			}
 			if !reflect.DeepEqual(ids, tt.ids) {
 				t.Errorf("methods: got %v, want %v", ids, tt.ids)
+			}
+			if !reflect.DeepEqual(q.FreeShippingFor, tt.free) {
+				t.Errorf("free shipping for %q, want %q", q.FreeShippingFor, tt.free)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"slices"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -27,6 +28,28 @@ func CheckCode(c shop.PromoCode, subtotal shop.Cents, now time.Time) error {
 		return shop.Errorf(shop.EINVALID, shop.MsgPromoMinimum, c.MinSubtotal.String())
 	}
 	return nil
+}
+
+// FreeCovers reports whether code is a free-shipping code that makes m,
+// one of zone's methods (by Position), free: one of the methods staff
+// chose for it, or when they chose none the zone's cheapest that costs
+// anything (by price, the first by Position of equals; a free pick-up
+// needs no code). A code that paid for any method would pay for Next Day
+// and for parcels abroad, which no merchant means by "free shipping".
+func FreeCovers(code *shop.PromoCode, m shop.ShippingMethod, zone []shop.ShippingMethod) bool {
+	if code == nil || code.Kind != shop.PromoFreeShipping {
+		return false
+	}
+	if len(code.FreeMethods) > 0 {
+		return slices.Contains(code.FreeMethods, m.ID)
+	}
+	cheapest := -1
+	for i, z := range zone {
+		if z.Price > 0 && (cheapest < 0 || z.Price < zone[cheapest].Price) {
+			cheapest = i
+		}
+	}
+	return cheapest >= 0 && zone[cheapest].ID == m.ID
 }
 
 // knownKind refuses a code Price would not know how to apply, rather than

@@ -192,6 +192,11 @@ type PaymentStore interface {
 	// UnpaidSince lists placed orders of provider still awaiting payment
 	// that were placed before before, oldest first.
 	UnpaidSince(ctx context.Context, provider string, before time.Time) ([]Order, error)
+	// UnpaidBy counts placed orders of provider still awaiting payment
+	// that the account or session userID placed, or that were placed for
+	// email (compared as NormalizeEmail writes it); an empty userID or
+	// email matches nothing.
+	UnpaidBy(ctx context.Context, provider, userID, email string) (int, error)
 	// RecordPaymentEvent stores a provider event's id and reports whether
 	// it is new: a repeated delivery reports false.
 	RecordPaymentEvent(ctx context.Context, id, orderID, kind string, at time.Time) (bool, error)

@@ -82,7 +82,7 @@ type PricingSettings struct {
 const (
 	PromoPercent      = "percent"       // Value is basis points off the subtotal
 	PromoFixed        = "fixed"         // Value is minor units off the subtotal
-	PromoFreeShipping = "free_shipping" // shipping costs nothing
+	PromoFreeShipping = "free_shipping" // the methods of FreeMethods ship free
 )
 
 // A promo code is a discount a shopper types in the cart or at Review.
@@ -98,6 +98,11 @@ type PromoCode struct {
 	Paused          bool
 	Used            int // orders placed with it and not cancelled or expired
 	CreatedAt       time.Time
+	// FreeMethods are the ids of the shipping methods a free-shipping
+	// code makes free; none means the cheapest method of the address's
+	// zone, so a code never pays for a faster or farther parcel unless
+	// staff chose so. The other methods keep their price.
+	FreeMethods []string
 }
 
 // A tax line is what an order was taxed at one rate: it is stored with the
@@ -145,7 +150,8 @@ type PromoStore interface {
 // PromoCustomer is who a once-per-customer code counts against: the
 // account that orders, or for a guest, whose id lasts only a session, the
 // e-mail address, so a new session or another case of the same address
-// cannot use the code again.
+// cannot use the code again. Only case and surrounding spaces are folded:
+// a +tag or a dot is another mailbox at most providers (decision 0022).
 func PromoCustomer(userID, email string) string {
 	if userID != "" && !strings.HasPrefix(userID, GuestIDPrefix) {
 		return userID

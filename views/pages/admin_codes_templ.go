@@ -17,10 +17,12 @@ import (
 // AdminCodesPage lists the promo codes, newest first, and holds the form
 // that creates one.
 type AdminCodesPage struct {
-	Nav      AdminNav
-	Codes    []PromoView
-	Form     PromoForm
-	Kinds    []components.Choice
+	Nav   AdminNav
+	Codes []PromoView
+	Form  PromoForm
+	Kinds []components.Choice
+	// Methods are the shipping methods a free-shipping code may cover.
+	Methods  []components.Choice
 	TimeZone string // the shop's, in which the form's times are read
 	Errors   shop.FieldErrors
 }
@@ -40,6 +42,7 @@ type PromoView struct {
 type PromoForm struct {
 	Code, Kind, Value, MinSubtotal, StartsAt, EndsAt, UsageCap string
 	OncePerCustomer                                            bool
+	FreeMethods                                                []string // the shipping method ids ticked
 }
 
 func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
@@ -97,7 +100,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 					var templ_7745c5c3_Var3 string
 					templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 47, Col: 66}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 50, Col: 66}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 					if templ_7745c5c3_Err != nil {
@@ -110,7 +113,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 					var templ_7745c5c3_Var4 string
 					templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 48, Col: 25}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 51, Col: 25}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 					if templ_7745c5c3_Err != nil {
@@ -123,7 +126,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 					var templ_7745c5c3_Var5 string
 					templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(c.State)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 48, Col: 96}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 51, Col: 96}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 					if templ_7745c5c3_Err != nil {
@@ -136,7 +139,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 					var templ_7745c5c3_Var6 string
 					templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(c.Value)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 51, Col: 46}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 54, Col: 46}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 					if templ_7745c5c3_Err != nil {
@@ -149,7 +152,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 					var templ_7745c5c3_Var7 string
 					templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(c.Kind)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 53, Col: 20}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 56, Col: 20}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 					if templ_7745c5c3_Err != nil {
@@ -177,7 +180,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 							var templ_7745c5c3_Var8 string
 							templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(x)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 61, Col: 19}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 64, Col: 19}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 							if templ_7745c5c3_Err != nil {
@@ -200,7 +203,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 					var templ_7745c5c3_Var9 string
 					templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(c.Used)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 67, Col: 44}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 70, Col: 44}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 					if templ_7745c5c3_Err != nil {
@@ -218,7 +221,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 						var templ_7745c5c3_Var10 string
 						templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 71, Col: 56}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 74, Col: 56}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 						if templ_7745c5c3_Err != nil {
@@ -231,7 +234,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 						var templ_7745c5c3_Var11 string
 						templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 72, Col: 124}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 75, Col: 124}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 						if templ_7745c5c3_Err != nil {
@@ -249,7 +252,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 						var templ_7745c5c3_Var12 string
 						templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 76, Col: 56}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 79, Col: 56}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 						if templ_7745c5c3_Err != nil {
@@ -262,7 +265,7 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 						var templ_7745c5c3_Var13 string
 						templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(c.Code)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 77, Col: 122}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/admin_codes.templ`, Line: 80, Col: 122}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 						if templ_7745c5c3_Err != nil {
@@ -299,6 +302,14 @@ func AdminCodes(f layout.Frame, p AdminCodesPage) templ.Component {
 			templ_7745c5c3_Err = components.BoxGroup(components.Boxes{ID: "kind", Name: "kind", Legend: "Gives", Radio: true, Choices: p.Kinds, Checked: []string{p.Form.Kind}, Error: p.Errors["kind"]}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
+			}
+			if len(p.Methods) > 0 {
+				templ_7745c5c3_Err = components.BoxGroup(components.Boxes{ID: "free_methods", Name: "free_methods", Legend: "Free shipping by", Choices: p.Methods,
+					Checked: p.Form.FreeMethods, Error: p.Errors["free_methods"],
+					Hint: "Only for free shipping. None ticked: the cheapest method of the shopper's zone; the others keep their price."}).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
 			}
 			templ_7745c5c3_Err = components.FormField(components.Field{ID: "value", Name: "value", Label: "Amount", Value: p.Form.Value, Error: p.Errors["value"], MaxLength: 16,
 				Hint: "A percentage such as 10 or 12.5, or dollars such as 5.00. Not needed for free shipping."}).Render(ctx, templ_7745c5c3_Buffer)

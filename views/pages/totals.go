@@ -12,9 +12,12 @@ import (
 type Totals struct {
 	Subtotal, Discount, Shipping, Tax, Total shop.Cents
 	// Code is the promo code applied ("" none); FreeShipping says it is a
-	// free-shipping code, whose saving is in Shipping.
+	// free-shipping code, whose saving is in Shipping. ShippingNote says
+	// why a free-shipping code left the method chosen its price: "Free
+	// shipping applies to Standard".
 	Code         string
 	FreeShipping bool
+	ShippingNote string
 	// Method names the shipping method priced ("Standard").
 	Method string
 	// TaxLabel states the tax: "Tax (10%)", or "Includes VAT (20%)" when

@@ -62,6 +62,22 @@ func (s *Store) UnpaidSince(ctx context.Context, provider string, before time.Ti
 	})
 }
 
+// UnpaidBy counts a provider's placed orders still awaiting payment of
+// one account or session, or for one e-mail address. Orders keep their
+// e-mail as shop.NormalizeEmail wrote it, so an equality finds every case
+// of the address.
+func (s *Store) UnpaidBy(ctx context.Context, provider, userID, email string) (int, error) {
+	var n int
+	err := s.QueryRow(ctx, `SELECT COUNT(*) FROM orders
+		WHERE payment_status = ? AND payment_provider = ? AND status = ?
+		AND ((user_id = ? AND user_id <> '') OR (email = ? AND email <> ''))`,
+		shop.PaymentAwaiting, provider, shop.StatusProcessing, userID, shop.NormalizeEmail(email)).Scan(&n)
+	if err != nil {
+		return 0, s.FormatError(err, "unpaid orders by", nil)
+	}
+	return n, nil
+}
+
 // RecordPaymentEvent stores a provider event's id once.
 func (s *Store) RecordPaymentEvent(ctx context.Context, id, orderID, kind string, at time.Time) (bool, error) {
 	res, err := s.Exec(ctx, `INSERT INTO payment_events (id, order_id, type, received_at) VALUES (?, ?, ?, ?)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nocturne/storefront/internal/shop"
@@ -295,15 +296,19 @@ func pricingChanged(ctx context.Context, s *Store, tx Tx) error {
 }
 
 // promoColumns are read in scanPromo's order.
-const promoColumns = `code, kind, value, min_subtotal_cents, starts_at, ends_at, usage_cap, once_per_customer, paused, used, created_at`
+const promoColumns = `code, kind, value, min_subtotal_cents, starts_at, ends_at, usage_cap, once_per_customer, paused, used, created_at, free_methods`
 
 // scanPromo scans promoColumns; its error is the driver's, for the caller
 // to map.
 func scanPromo(row interface{ Scan(...any) error }) (shop.PromoCode, error) {
 	var c shop.PromoCode
 	var starts, ends, created int64
-	err := row.Scan(&c.Code, &c.Kind, &c.Value, &c.MinSubtotal, &starts, &ends, &c.UsageCap, &c.OncePerCustomer, &c.Paused, &c.Used, &created)
+	var free string
+	err := row.Scan(&c.Code, &c.Kind, &c.Value, &c.MinSubtotal, &starts, &ends, &c.UsageCap, &c.OncePerCustomer, &c.Paused, &c.Used, &created, &free)
 	c.StartsAt, c.EndsAt, c.CreatedAt = fromUnix(starts), fromUnix(ends), fromUnix(created)
+	if free != "" {
+		c.FreeMethods = strings.Split(free, ",")
+	}
 	return c, err
 }
 
@@ -347,16 +352,17 @@ func (s *Store) SavePromoCode(ctx context.Context, c shop.PromoCode) (shop.Promo
 	msgs := Messages{shop.EINVALID: msgPromoInvalid, shop.ECONFLICT: msgPromoExists}
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt, c.Used = s.Now().UTC().Truncate(time.Second), 0
-		if _, err := s.Exec(ctx, `INSERT INTO promo_codes (`+promoColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := s.Exec(ctx, `INSERT INTO promo_codes (`+promoColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			c.Code, c.Kind, c.Value, c.MinSubtotal, unixOrZero(c.StartsAt), unixOrZero(c.EndsAt), c.UsageCap,
-			c.OncePerCustomer, c.Paused, c.Used, c.CreatedAt.Unix()); err != nil {
+			c.OncePerCustomer, c.Paused, c.Used, c.CreatedAt.Unix(), strings.Join(c.FreeMethods, ",")); err != nil {
 			return shop.PromoCode{}, s.refused(err, "create promo code "+c.Code, msgs)
 		}
 		return c, nil
 	}
 	saved, err := scanPromo(s.QueryRow(ctx, `UPDATE promo_codes SET kind = ?, value = ?, min_subtotal_cents = ?, starts_at = ?, ends_at = ?,
-		usage_cap = ?, once_per_customer = ?, paused = ? WHERE lower(code) = lower(?) RETURNING `+promoColumns,
-		c.Kind, c.Value, c.MinSubtotal, unixOrZero(c.StartsAt), unixOrZero(c.EndsAt), c.UsageCap, c.OncePerCustomer, c.Paused, c.Code))
+		usage_cap = ?, once_per_customer = ?, paused = ?, free_methods = ? WHERE lower(code) = lower(?) RETURNING `+promoColumns,
+		c.Kind, c.Value, c.MinSubtotal, unixOrZero(c.StartsAt), unixOrZero(c.EndsAt), c.UsageCap, c.OncePerCustomer, c.Paused,
+		strings.Join(c.FreeMethods, ","), c.Code))
 	if errors.Is(err, sql.ErrNoRows) {
 		return shop.PromoCode{}, shop.Errorf(shop.ENOTFOUND, shop.MsgPromoUnknown)
 	} else if err != nil {

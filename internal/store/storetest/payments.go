@@ -33,6 +33,7 @@ func testPayments(t *testing.T, b Backend) {
 	t.Run("ShipOnlyPaid", func(t *testing.T) { shipOnlyPaid(t, open(t)) })
 	t.Run("CancelStates", func(t *testing.T) { cancelStates(t, open(t)) })
 	t.Run("UnpaidSince", func(t *testing.T) { unpaidSince(t, open(t)) })
+	t.Run("UnpaidBy", func(t *testing.T) { unpaidBy(t, open(t)) })
 	t.Run("EventsOnce", func(t *testing.T) { eventsOnce(t, open(t)) })
 	t.Run("AdminFilter", func(t *testing.T) { paymentFilter(t, open(t)) })
 	t.Run("RefundsForwardOnly", func(t *testing.T) { refundsForwardOnly(t, open(t)) })
@@ -271,6 +272,40 @@ func unpaidSince(t *testing.T, s PaymentStore) {
 	}
 	if got, err := s.UnpaidSince(ctx, stripepay.Name, later); err != nil || len(got) != 0 {
 		t.Errorf("unpaid Stripe orders: %v (%v), want none", orderIDs(got), err)
+	}
+}
+
+// Unpaid bank transfers are counted by the account or session that placed
+// them and by their e-mail in any case; paid or cancelled ones, and other
+// providers', are not.
+func unpaidBy(t *testing.T, s PaymentStore) {
+	ctx := context.Background()
+	seedStock(t, s, map[string]int{"p1": 5})
+	a := placeUnpaid(t, s, "guest_1") // guest_1@example.com
+	placeUnpaid(t, s, "guest_2")
+	b := placeUnpaid(t, s, "guest_3")
+	_, err := s.MarkPaid(ctx, b.ID, "", time.Now())
+	must(t, err)
+	for _, tt := range []struct {
+		name, provider, user, email string
+		want                        int
+	}{
+		{"the session", banktransfer.Name, "guest_1", "", 1},
+		{"the e-mail in another case, another session", banktransfer.Name, "guest_9", " Guest_1@Example.COM ", 1},
+		{"both", banktransfer.Name, "guest_1", "guest_2@example.com", 2},
+		{"paid", banktransfer.Name, "guest_3", "guest_3@example.com", 0},
+		{"another address", banktransfer.Name, "guest_9", "guest_1+x@example.com", 0},
+		{"nobody", banktransfer.Name, "", "", 0},
+		{"another provider", stripepay.Name, "guest_1", "guest_1@example.com", 0},
+	} {
+		if n, err := s.UnpaidBy(ctx, tt.provider, tt.user, tt.email); err != nil || n != tt.want {
+			t.Errorf("%s: %d unpaid (%v), want %d", tt.name, n, err, tt.want)
+		}
+	}
+	_, err = s.TransitionOrder(ctx, shop.Transition{OrderID: a.ID, From: shop.StatusProcessing, To: shop.StatusCancelled, Reason: "r", Unpaid: true})
+	must(t, err)
+	if n, err := s.UnpaidBy(ctx, banktransfer.Name, "guest_1", "guest_1@example.com"); err != nil || n != 0 {
+		t.Errorf("cancelled: %d unpaid (%v), want 0", n, err)
 	}
 }
 

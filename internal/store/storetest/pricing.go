@@ -37,6 +37,7 @@ func testPricing(t *testing.T, b Backend) {
 	t.Run("Refused", func(t *testing.T) { s, _ := open(t); pricingRefused(t, s) })
 	t.Run("ExactTaxRates", func(t *testing.T) { s, _ := open(t); exactTaxRates(t, s) })
 	t.Run("PromoCodes", func(t *testing.T) { s, clock := open(t); promoCodes(t, s, clock) })
+	t.Run("FreeMethods", func(t *testing.T) { s, _ := open(t); promoFreeMethods(t, s) })
 	t.Run("OrderBreakdown", func(t *testing.T) { s, _ := open(t); orderBreakdown(t, s) })
 	t.Run("UseCounted", func(t *testing.T) { s, _ := open(t); promoUseCounted(t, s) })
 	t.Run("OncePerCustomer", func(t *testing.T) { s, _ := open(t); promoOncePerCustomer(t, s) })
@@ -442,9 +443,16 @@ func promoOncePerCustomer(t *testing.T, s PricingStore) {
 		must(t, s.CompleteOrder(ctx, again.ID, true))
 	}
 	wantUsed(t, s, "placed twice, cancelled once, by each customer", "WELCOME", 2)
-	// Another account, and a code any customer may use again, go through.
+	// Another account, a guest address with a +tag or a dot (other
+	// mailboxes at most providers: decision 0022), and a code any
+	// customer may use again, go through.
 	_, err := place("u2", "ada@example.com", "WELCOME")
 	must(t, err)
+	for _, email := range []string{"ada+1@example.com", "a.da@example.com"} {
+		o, err := place("guest_"+email, email, "WELCOME")
+		must(t, err)
+		must(t, s.CompleteOrder(ctx, o.ID, true))
+	}
 	for range 2 {
 		o, err := place("u1", "ada@example.com", "ALWAYS")
 		must(t, err)
