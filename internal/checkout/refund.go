@@ -7,13 +7,13 @@ import (
 )
 
 // Refund gives amount of order o's payment back through the method that
-// took it; each method makes a retried refund once (a key per order and
-// amount, or a record per charge).
-func (s *Service) Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error {
+// took it; each method makes a retried refund once (the intent's key sent
+// as the provider's idempotency key, or a record per charge).
+func (s *Service) Refund(ctx context.Context, o *shop.Order, amount shop.Cents, key string) error {
 	if amount <= 0 {
 		return nil
 	}
-	return s.Methods.For(o.PaymentProvider).Refund(ctx, o, amount)
+	return s.Methods.For(o.PaymentProvider).Refund(ctx, o, amount, key)
 }
 
 // Explain is what the mails and the back office say of o's payment, in
