@@ -16,6 +16,9 @@ import (
 type dashboardPages struct {
 	*web.Pages
 	store shop.DashboardStore
+	// refunds are the refunds to pay back by hand the dashboard reminds
+	// of; nil: none.
+	refunds RefundsDue
 }
 
 const chartDays = 14
@@ -28,6 +31,11 @@ func (a *dashboardPages) adminDashboard(c *fiber.Ctx) error {
 		return err
 	}
 	p := pages.AdminDashboardPage{Nav: adminNav(c, backoffice.AreaDashboard), D: d, Chart: revenueChart(d.Days)}
+	if a.refunds != nil {
+		if p.RefundsDue, err = a.refunds.RefundsByHand(c.UserContext()); err != nil {
+			return err
+		}
+	}
 	return web.Render(c, fiber.StatusOK, pages.AdminDashboard(a.Frame(c, "Dashboard · Back office"), p))
 }
 

@@ -41,6 +41,11 @@ const (
 	// accountant's downloads: admins only (see customers.go).
 	AreaCustomers = "customers"
 	AreaExports   = "exports"
+	// AreaMoney is money moving: refunds (a return's too), marking a bank
+	// transfer received, confirming a refund paid back by hand. Admins
+	// only: fulfilment staff ship and handle returns, and see that an
+	// admin refunds.
+	AreaMoney = "money"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment

@@ -199,12 +199,13 @@ func (s *Service) RefundsByHand(ctx context.Context) ([]shop.RefundIntent, error
 // paid back by hand: it is audited under actor and the shopper mailed.
 // Nothing is sent to a provider.
 func (s *Service) ConfirmRefundSent(ctx context.Context, actor, orderID, key string) error {
+	// The key came from a form: one that is not this order's refund paid
+	// by hand is said so on the order's page.
 	in, err := s.Orders.RefundIntent(ctx, key)
-	if err != nil {
+	if shop.ErrorCode(err) == shop.ENOTFOUND || (err == nil && (in.OrderID != orderID || !in.ByHand)) {
+		return shop.Errorf(shop.EINVALID, MsgRefundNotFound)
+	} else if err != nil {
 		return err
-	}
-	if in.OrderID != orderID || !in.ByHand {
-		return shop.Errorf(shop.ENOTFOUND, MsgRefundNotFound)
 	}
 	if in.State != shop.RefundOpen {
 		return shop.Errorf(shop.ECONFLICT, MsgRefundConfirmed)
