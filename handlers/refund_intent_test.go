@@ -55,7 +55,7 @@ func (p *provider) Refund(_ context.Context, _ *shop.Order, amount shop.Cents, k
 }
 
 func (p *provider) Explain(o *shop.Order) checkout.Explanation { return p.words.Explain(o) }
-func (p *provider) MethodWords(name string) checkout.Words  { return p.words.MethodWords(name) }
+func (p *provider) MethodWords(name string) checkout.Words     { return p.words.MethodWords(name) }
 
 // total is what the provider paid back in all.
 func (p *provider) total() (shop.Cents, int) {
