@@ -24,13 +24,13 @@ var stubSession = regexp.MustCompile(`/pay/(cs_[A-Za-z0-9_]+)`)
 // came back) leaves the refund counted and its intent open; the next start's
 // refund sweep sends it again with the same key, so Stripe refunds once,
 // and the shopper is mailed and the refund audited once. A shopper's
-// cancel and a staff refund alike.
+// cancel, a staff refund and a return's refund alike.
 func TestProcess_KillDuringRefundIsFinished(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the server twice per path")
 	}
-	for _, path := range []string{"cancel", "refund"} {
+	for _, path := range []string{"cancel", "refund", "return"} {
 		t.Run(path, func(t *testing.T) {
 			t.Parallel()
 			killDuringRefund(t, path)
@@ -78,11 +78,14 @@ func killDuringRefund(t *testing.T, path string) {
 	hold.Store(true)
 	actor := sh
 	form, action := url.Values{}, "/orders/"+orderID+"/cancel"
-	if path == "refund" {
+	if path != "cancel" {
 		actor = newShopper(t, srv.base)
 		actor.register("kill-admin@example.com")
 		makeAdmin(t, dir, "kill-admin@example.com")
 		form, action = url.Values{"was": {"0"}, "amount": {"5.00"}, "reason": {"Scratched"}}, "/admin/orders/"+orderID+"/refund/confirm"
+	}
+	if path == "return" {
+		form.Set("return", receiveReturn(t, sh, actor, dir, orderID))
 	}
 	go func() {
 		req, _ := http.NewRequest(http.MethodPost, srv.base+action, strings.NewReader(form.Encode()))
@@ -119,6 +122,28 @@ func killDuringRefund(t *testing.T, path string) {
 	if refunds != 1 || mails != "1" || audits != "1" {
 		t.Errorf("after the sweep: Stripe refunded %d times, %s refund mails, %s audit entries; want 1, 1, 1", refunds, mails, audits)
 	}
+	if id := form.Get("return"); id != "" {
+		if got := scalar(t, dir, `SELECT state FROM return_requests WHERE id = '`+id+`'`); got != "refunded" {
+			t.Errorf("the return after the sweep: %q, want refunded", got)
+		}
+	}
+}
+
+// receiveReturn ships and delivers the order (staff), has the shopper
+// return one item, and staff approve and receive it; it returns its id.
+func receiveReturn(t *testing.T, shopper, staff *shopper, dir, orderID string) string {
+	t.Helper()
+	admin := "/admin/orders/" + orderID
+	staff.post(admin+"/ship", url.Values{"carrier": {"UPS"}, "tracking": {"1Z999"}})
+	staff.post(admin+"/deliver", nil)
+	shopper.post("/orders/"+orderID+"/returns", url.Values{"qty-0": {"1"}, "reason": {"doesnt_fit"}})
+	id := scalar(t, dir, `SELECT id FROM return_requests WHERE order_id = '`+orderID+`'`)
+	staff.post(admin+"/returns/approve", url.Values{"return": {id}})
+	staff.post(admin+"/returns/receive", url.Values{"return": {id}})
+	if got := scalar(t, dir, `SELECT state FROM return_requests WHERE id = '`+id+`'`); got != "received" {
+		t.Fatalf("return %q is %q, want received", id, got)
+	}
+	return id
 }
 
 // scalar reads one value straight from the database file ("" for no row).

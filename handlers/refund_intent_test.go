@@ -116,7 +116,7 @@ func TestRefund_InterruptedThenSwept(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name                   string
-		cancel                 bool
+		cancel, ret            bool
 		crashAfter, refuseThen bool
 	}{
 		{name: "RefundBeforeProvider"},
@@ -124,6 +124,7 @@ func TestRefund_InterruptedThenSwept(t *testing.T) {
 		{name: "CancelBeforeProvider", cancel: true},
 		{name: "CancelAfterProvider", cancel: true, crashAfter: true},
 		{name: "RefundRefusedOnResend", refuseThen: true},
+		{name: "ReturnBeforeProvider", ret: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -137,7 +138,15 @@ func TestRefund_InterruptedThenSwept(t *testing.T) {
 			first := *b.app.office
 			first.Refunder = p
 			amount := shop.Cents(1000)
+			retID := ""
+			if tt.ret {
+				retID = receivedReturn(t, b)
+			}
 			stopped := crashed(func() {
+				if tt.ret {
+					_ = first.RefundReturn(ctx, "admin@example.com", o.ID, retID, 0, amount, "Sent back")
+					return
+				}
 				if tt.cancel {
 					amount = o.Total
 					_, _ = first.Cancel(ctx, "admin@example.com", o.ID, "Out of stock")
@@ -182,8 +191,34 @@ func TestRefund_InterruptedThenSwept(t *testing.T) {
 				t.Errorf("after the sweep: sent %d, refunded %v, provider paid %v in %d refunds, %d mails, %d audit entries; want 1, %v, %v in 1, 1, 1",
 					sent, got.Refunded, paid, refunds, mails, audits, amount, amount)
 			}
+			if tt.ret {
+				if rs, _ := b.app.db.OrderReturns(ctx, o.ID); len(rs) != 1 || rs[0].State != shop.ReturnRefunded || rs[0].Refunded != amount {
+					t.Errorf("the return after the sweep: %+v, want refunded %v", rs, amount)
+				}
+			}
 		})
 	}
+}
+
+// receivedReturn has the shopper return one item of the delivered order
+// and staff approve and receive it; it returns the return's id.
+func receivedReturn(t *testing.T, b *backOffice) string {
+	t.Helper()
+	b.deliver(t, b.orderID)
+	if res, _ := b.shopper.post("/orders/"+b.orderID+"/returns", url.Values{"qty-0": {"1"}, "reason": {"doesnt_fit"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("return request: %d", res.StatusCode)
+	}
+	rs, err := b.app.db.OrderReturns(context.Background(), b.orderID)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("returns: %v %v", rs, err)
+	}
+	admin := "/admin/orders/" + b.orderID
+	for _, step := range []string{"/returns/approve", "/returns/receive"} {
+		if res, _ := b.fulfi.post(admin+step, url.Values{"return": {rs[0].ID}}); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%s: %d", step, res.StatusCode)
+		}
+	}
+	return rs[0].ID
 }
 
 // Money is for admins: fulfilment staff see no refund form (the order page
