@@ -284,6 +284,9 @@ func TestRefund_ByHandWaitsForStaff(t *testing.T) {
 	if mails, audits := refundTrail(t, b, id); mails+audits != 0 {
 		t.Errorf("before staff send it: %d mails, %d audits; want none", mails, audits)
 	}
+	if _, doc := b.admin.get(path); !strings.Contains(text(doc, `[data-testid="flash"]`), "Send the money back") {
+		t.Errorf("flash after a refund by hand: %q", text(doc, `[data-testid="flash"]`))
+	}
 	_, doc := b.admin.get("/admin")
 	if !strings.Contains(text(doc, `[data-testid="refunds-due"]`), id) {
 		t.Errorf("the dashboard does not remind of %s's refund", id)

@@ -35,6 +35,8 @@ type OrderActions interface {
 	RefundText(o *shop.Order, amount shop.Cents) string
 	CancelText(o *shop.Order) string
 	PaidByHand(o *shop.Order) bool
+	// RefundWaits says o's refunds wait for staff to pay them back.
+	RefundWaits(o *shop.Order) bool
 	RefundsDue
 	// ConfirmRefundSent completes a refund staff paid back by hand.
 	ConfirmRefundSent(ctx context.Context, actor, orderID, key string) error
@@ -261,6 +263,9 @@ func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
 		return err
 	}
 	done := a.service.RefundText(o, amount) + ": done; the shopper was e-mailed."
+	if a.service.RefundWaits(o) {
+		done = a.service.RefundText(o, amount) + ": recorded. Send the money back, then confirm it under \"Refunds to send\"; the shopper is e-mailed then."
+	}
 	if ret == nil {
 		err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
 		return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)

@@ -36,6 +36,10 @@ func (s *Service) byHand(o *shop.Order) bool {
 	return s.Refunder != nil && s.Refunder.MethodWords(o.PaymentProvider).ByHand
 }
 
+// RefundWaits reports whether a refund of o waits for staff to pay it back
+// by hand and confirm it, instead of going through a provider.
+func (s *Service) RefundWaits(o *shop.Order) bool { return s.byHand(o) }
+
 // newIntent is a refund intent of o by actor for reason, leased to the
 // request making it; the store fills in its order and amounts.
 func (s *Service) newIntent(o *shop.Order, actor, reason string) shop.RefundIntent {
