@@ -76,6 +76,7 @@ const (
 	lockSweepThrottles
 	lockRecovery
 	lockPaymentSweep
+	lockRefundSweep
 )
 
 // exclusive runs fn under the lock key, or skips it when another instance

@@ -158,9 +158,11 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	checkoutSvc := startCheckout(ctx, cfg, db, methods, prices, mailer, log, jobs)
 	office := &backoffice.Service{Orders: db, Audit: db, Mailer: mailer, Refunder: checkoutSvc, Orphans: db, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	office.Carriers = db
+	office.RefundLease = checkoutSvc.Lease()
 	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
 	startPaymentSweep(ctx, cfg, methods, db, office, log, jobs)
+	startRefundSweep(ctx, db, office, checkoutSvc.SweepInterval(), log, jobs)
 
 	throttle := &shop.Throttle{Store: db, Now: time.Now}
 	app := handlers.New(handlers.Deps{
@@ -317,6 +319,23 @@ func startPaymentSweep(ctx context.Context, cfg *config.Config, methods *checkou
 				log.Error("payment sweep: payments without an order", "err", err)
 			} else if n > 0 {
 				log.Info("payment sweep: payments without an order refunded", "payments", n)
+			}
+		})
+	})
+}
+
+// startRefundSweep finishes, on one instance at a time, the refunds a
+// stopped process left between counting them and hearing from the
+// provider: each is sent again with its intent's key (the provider pays a
+// key once), then completed with its audit entry and mail, or taken back
+// (decision 0020). It runs as often as the recovery sweep.
+func startRefundSweep(ctx context.Context, db *backend, office *backoffice.Service, interval time.Duration, log *slog.Logger, jobs *errgroup.Group) {
+	goJob(ctx, jobs, func(ctx context.Context) {
+		db.every(ctx, lockRefundSweep, interval, log, "refund sweep", func(ctx context.Context) {
+			if sent, undone, err := office.SweepRefunds(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("refund sweep", "err", err)
+			} else if sent+undone > 0 {
+				log.Info("refund sweep", "sent", sent, "taken back", undone)
 			}
 		})
 	})

@@ -110,8 +110,8 @@ func (b *backOffice) request(c *client, method, path string) *http.Response {
 
 // Every /admin route answers 404 to anyone who is not staff (signed out, a
 // guest, a shopper), exactly as an address that does not exist; fulfilment
-// staff get the same 404 on products, staff and the audit log, and reach
-// the rest; admins reach everything.
+// staff get the same 404 on products, staff, the audit log and money (refunds,
+// marking a transfer received), and reach the rest; admins reach everything.
 func TestAdmin_RoleChecks(t *testing.T) {
 	t.Parallel()
 	b := newBackOffice(t)

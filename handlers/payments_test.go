@@ -135,13 +135,13 @@ func TestBankTransfer_PlaceMarkPaidShip(t *testing.T) {
 		t.Errorf("orders awaiting payment: %d rows", n)
 	}
 
-	if res, _ := b.fulfi.post(path+"/paid", nil); res.StatusCode != http.StatusSeeOther {
+	if res, _ := b.admin.post(path+"/paid", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("mark paid: %d", res.StatusCode)
 	}
-	if res, _ := b.fulfi.post(path+"/paid", nil); res.StatusCode != http.StatusSeeOther {
+	if res, _ := b.admin.post(path+"/paid", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("mark paid again: %d", res.StatusCode)
 	}
-	_, doc = b.fulfi.get(path)
+	_, doc = b.admin.get(path)
 	if got := text(doc, `main [data-testid="payment-status"]`); got != "Paid" || !strings.Contains(doc.Text(), "not awaiting payment (it is Paid)") {
 		t.Errorf("after marking paid twice: state %q, the second not refused", got)
 	}
@@ -207,7 +207,7 @@ func TestBankTransfer_HoldExpires(t *testing.T) {
 	stockBefore, _ := b.app.db.Stock(ctx, "nb-004")
 	unpaid := payByTransfer(t, b, "nb-004", "1")
 	paid := payByTransfer(t, b, "nb-004", "1")
-	if res, _ := b.fulfi.post("/admin/orders/"+paid+"/paid", nil); res.StatusCode != http.StatusSeeOther {
+	if res, _ := b.admin.post("/admin/orders/"+paid+"/paid", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("mark paid: %d", res.StatusCode)
 	}
 	hold := b.app.cfg.Payments.BankTransferHold
@@ -251,7 +251,7 @@ func TestRefund_PartialThenRest(t *testing.T) {
 	ctx := context.Background()
 	path := "/admin/orders/" + b.orderID
 	o, _ := b.app.db.Order(ctx, b.orderID)
-	_, doc := b.fulfi.get(path)
+	_, doc := b.admin.get(path)
 	if got := doc.Find(`[data-testid="refund-form"] input[name="amount"]`).AttrOr("value", ""); got != money.Text(o.Total) {
 		t.Errorf("amount prefilled %q, want %q", got, money.Text(o.Total))
 	}
@@ -262,7 +262,7 @@ func TestRefund_PartialThenRest(t *testing.T) {
 		{money.Text(o.Total + 1), "Scratched", "amount"},
 		{"10", "", "reason"},
 	} {
-		res, doc := b.fulfi.post(path+"/refund", url.Values{"amount": {tt.amount}, "reason": {tt.reason}})
+		res, doc := b.admin.post(path+"/refund", url.Values{"amount": {tt.amount}, "reason": {tt.reason}})
 		if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="`+"refund-"+tt.field+`-error"]`) == "" {
 			t.Errorf("refund %q %q: %d, no message by the %s field", tt.amount, tt.reason, res.StatusCode, tt.field)
 		}
@@ -270,7 +270,7 @@ func TestRefund_PartialThenRest(t *testing.T) {
 			t.Errorf("typed amount %q came back as %q", tt.amount, got)
 		}
 	}
-	res, doc := b.fulfi.post(path+"/refund", url.Values{"amount": {"10"}, "reason": {"Scratched on arrival"}})
+	res, doc := b.admin.post(path+"/refund", url.Values{"amount": {"10"}, "reason": {"Scratched on arrival"}})
 	if res.StatusCode != http.StatusOK || text(doc, `[data-testid="refund-confirm-button"]`) != "Refund $10.00 to the demo card •••• 4242" {
 		t.Fatalf("confirmation: %d %q", res.StatusCode, text(doc, `[data-testid="refund-confirm-button"]`))
 	}
@@ -279,7 +279,7 @@ func TestRefund_PartialThenRest(t *testing.T) {
 	}
 	confirm := formValues(doc.Find(`[data-testid="refund-confirm"] form`))
 	for range 2 {
-		if res, _ := b.fulfi.post(path+"/refund/confirm", confirm); res.StatusCode != http.StatusSeeOther {
+		if res, _ := b.admin.post(path+"/refund/confirm", confirm); res.StatusCode != http.StatusSeeOther {
 			t.Fatalf("confirm: %d", res.StatusCode)
 		}
 	}
@@ -299,14 +299,14 @@ func TestRefund_PartialThenRest(t *testing.T) {
 		t.Error("the refund is not in the audit log")
 	}
 	// The rest.
-	_, doc = b.fulfi.post(path+"/refund", url.Values{"amount": {money.Text(o.Total - 1000)}, "reason": {"Returned"}})
-	if res, _ := b.fulfi.post(path+"/refund/confirm", formValues(doc.Find(`[data-testid="refund-confirm"] form`))); res.StatusCode != http.StatusSeeOther {
+	_, doc = b.admin.post(path+"/refund", url.Values{"amount": {money.Text(o.Total - 1000)}, "reason": {"Returned"}})
+	if res, _ := b.admin.post(path+"/refund/confirm", formValues(doc.Find(`[data-testid="refund-confirm"] form`))); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("confirm the rest: %d", res.StatusCode)
 	}
 	if got, _ := b.app.db.Order(ctx, b.orderID); got.Refunded != o.Total || got.PaymentStatus != shop.PaymentRefunded {
 		t.Errorf("after refunding the rest: %v (%s)", got.Refunded, got.PaymentStatus)
 	}
-	if _, doc := b.fulfi.get(path); doc.Find(`[data-testid="refund-form"]`).Length() != 0 {
+	if _, doc := b.admin.get(path); doc.Find(`[data-testid="refund-form"]`).Length() != 0 {
 		t.Error("a refunded order still offers a refund")
 	}
 }
@@ -324,7 +324,7 @@ func TestRefund_ItemsWorkedOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, doc := b.fulfi.post(path+"/refund/items", url.Values{"qty-0": {"3"}})
+	res, doc := b.admin.post(path+"/refund/items", url.Values{"qty-0": {"3"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="refund-qty-0-error"]`) != "Enter a number from 0 to 2." {
 		t.Errorf("3 of 2 back: %d %q", res.StatusCode, text(doc, `[data-testid="refund-qty-0-error"]`))
 	}
@@ -338,7 +338,7 @@ func TestRefund_ItemsWorkedOut(t *testing.T) {
 		{url.Values{"qty-0": {"1"}}, o.Lines[0].Price + o.Tax/2},
 		{url.Values{"qty-0": {"2"}, "shipping": {"1"}}, o.Total},
 	} {
-		res, doc = b.fulfi.post(path+"/refund/items", tt.form)
+		res, doc = b.admin.post(path+"/refund/items", tt.form)
 		if got := doc.Find(`[data-testid="refund-form"] input[name="amount"]`).AttrOr("value", ""); res.StatusCode != http.StatusOK || got != money.Text(tt.want) {
 			t.Errorf("%v back: %d, amount %q, want %s", tt.form, res.StatusCode, got, money.Text(tt.want))
 		}

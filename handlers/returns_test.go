@@ -251,8 +251,8 @@ func TestReturns_RequestApproveReceiveRefund(t *testing.T) {
 
 	// Refund: the return's button fills the order's refund form, which
 	// carries the return through review and confirmation.
-	_, doc = b.fulfi.get(admin)
-	res, doc = b.fulfi.post(admin+"/refund/items", formValues(doc.Find(`[data-testid="return-refund-form"]`)))
+	_, doc = b.admin.get(admin)
+	res, doc = b.admin.post(admin+"/refund/items", formValues(doc.Find(`[data-testid="return-refund-form"]`)))
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("work out the refund: %d", res.StatusCode)
 	}
@@ -266,12 +266,12 @@ func TestReturns_RequestApproveReceiveRefund(t *testing.T) {
 	if refund.Get("return") != id || refund.Get("reason") != returns.RefundReason(&rs[0]) || refund.Get("amount") == "" {
 		t.Fatalf("refund form: %v", refund)
 	}
-	res, doc = b.fulfi.post(admin+"/refund", refund)
+	res, doc = b.admin.post(admin+"/refund", refund)
 	if res.StatusCode != http.StatusOK || !strings.Contains(text(doc, `[data-testid="refund-confirm-return"]`), id) {
 		t.Fatalf("review: %d", res.StatusCode)
 	}
 	confirm := formValues(doc.Find(`[data-testid="refund-confirm"] form`))
-	if res, _ := b.fulfi.post(admin+"/refund/confirm", confirm); res.StatusCode != http.StatusSeeOther {
+	if res, _ := b.admin.post(admin+"/refund/confirm", confirm); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("confirm: %d", res.StatusCode)
 	}
 	after, _ := b.app.db.Order(ctx, b.orderID)
@@ -296,7 +296,7 @@ func TestReturns_RequestApproveReceiveRefund(t *testing.T) {
 		}
 	}
 	// A return refunded cannot be refunded again through the form.
-	res, _ = b.fulfi.post(admin+"/refund/items", url.Values{"return": {id}, "qty-0": {"1"}})
+	res, _ = b.admin.post(admin+"/refund/items", url.Values{"return": {id}, "qty-0": {"1"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Errorf("refund of a refunded return: %d", res.StatusCode)
 	}

@@ -111,7 +111,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 	}
 	b := &BackOffice{
 		staff:     d.Staff,
-		dashboard: &dashboardPages{Pages: p, store: d.Dashboard, orphans: d.Orphans},
+		dashboard: &dashboardPages{Pages: p, store: d.Dashboard, orphans: d.Orphans, refunds: d.Service},
 		orders:    &orderPages{Pages: p, orders: d.Orders, fulfilment: d.Fulfilment, service: d.Service, carriers: d.Carriers},
 		messages:  &messagePages{Pages: p, inbox: d.Inbox, mailer: d.Mailer, audit: d.Service},
 		products:  &productPages{Pages: p, products: d.Products, catalog: d.Catalog, audit: d.Service},
@@ -170,10 +170,11 @@ var table = []route{
 	{Route{"POST", "/admin/orders/:id/ship", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminShip }},
 	{Route{"POST", "/admin/orders/:id/deliver", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminDeliver }},
 	{Route{"POST", "/admin/orders/:id/cancel", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminCancel }},
-	{Route{"POST", "/admin/orders/:id/paid", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminMarkPaid }},
-	{Route{"POST", "/admin/orders/:id/refund", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefund }},
-	{Route{"POST", "/admin/orders/:id/refund/confirm", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundConfirm }},
-	{Route{"POST", "/admin/orders/:id/refund/items", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundItems }},
+	{Route{"POST", "/admin/orders/:id/paid", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.orders.adminMarkPaid }},
+	{Route{"POST", "/admin/orders/:id/refund", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefund }},
+	{Route{"POST", "/admin/orders/:id/refund/confirm", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundConfirm }},
+	{Route{"POST", "/admin/orders/:id/refund/items", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundItems }},
+	{Route{"POST", "/admin/orders/:id/refund/sent", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.orders.adminRefundSent }},
 	{Route{"GET", "/admin/messages", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessages }},
 	{Route{"GET", "/admin/messages/:id", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMessage }},
 	{Route{"POST", "/admin/messages/:id/handled", backoffice.AreaMessages}, func(b *BackOffice) fiber.Handler { return b.messages.adminMarkHandled }},
@@ -239,10 +240,10 @@ var table = []route{
 	{Route{"GET", "/admin/exports/order-lines.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportLines }},
 	{Route{"GET", "/admin/exports/customers.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportCustomers }},
 	{Route{"GET", "/admin/returns", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.returns.adminReturns }},
-	{Route{"GET", "/admin/payments", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminPayments }},
-	{Route{"POST", "/admin/payments/:id/refund", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPayment }},
-	{Route{"POST", "/admin/payments/:id/refund/confirm", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPaymentConfirm }},
-	{Route{"POST", "/admin/payments/:id/settle", backoffice.AreaPayments}, func(b *BackOffice) fiber.Handler { return b.payments.adminSettlePayment }},
+	{Route{"GET", "/admin/payments", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminPayments }},
+	{Route{"POST", "/admin/payments/:id/refund", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPayment }},
+	{Route{"POST", "/admin/payments/:id/refund/confirm", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPaymentConfirm }},
+	{Route{"POST", "/admin/payments/:id/settle", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminSettlePayment }},
 	{Route{"POST", "/admin/orders/:id/returns/approve", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminApproveReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/reject", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRejectReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/receive", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminReceiveReturn }},
@@ -308,7 +309,7 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaCustomers, Label: "Customers", URL: "/admin/customers"},
 		{Area: backoffice.AreaExports, Label: "Exports", URL: "/admin/exports"},
 		{Area: backoffice.AreaOrders, Label: "Returns", URL: "/admin/returns"},
-		{Area: backoffice.AreaPayments, Label: "Payments without an order", URL: "/admin/payments"},
+		{Area: backoffice.AreaMoney, Label: "Payments without an order", URL: "/admin/payments"},
 	} {
 		if backoffice.Allowed(role, l.Area) {
 			nav.Links = append(nav.Links, l)

@@ -18,6 +18,9 @@ type dashboardPages struct {
 	store shop.DashboardStore
 	// orphans are the payments without an order, counted for admins.
 	orphans shop.OrphanStore
+	// refunds are the refunds to pay back by hand the dashboard reminds
+	// of; nil: none.
+	refunds RefundsDue
 }
 
 const chartDays = 14
@@ -30,12 +33,17 @@ func (a *dashboardPages) adminDashboard(c *fiber.Ctx) error {
 		return err
 	}
 	p := pages.AdminDashboardPage{Nav: adminNav(c, backoffice.AreaDashboard), D: d, Chart: revenueChart(d.Days)}
-	if a.orphans != nil && backoffice.Allowed(staffRole(c), backoffice.AreaPayments) {
+	if a.orphans != nil && backoffice.Allowed(staffRole(c), backoffice.AreaMoney) {
 		open, err := a.orphans.Orphans(c.UserContext(), shop.OrphanOpen, shop.OrphanRefunding)
 		if err != nil {
 			return err
 		}
 		p.Orphans = len(open)
+	}
+	if a.refunds != nil {
+		if p.RefundsDue, err = a.refunds.RefundsByHand(c.UserContext()); err != nil {
+			return err
+		}
 	}
 	return web.Render(c, fiber.StatusOK, pages.AdminDashboard(a.Frame(c, "Dashboard · Back office"), p))
 }

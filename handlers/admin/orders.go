@@ -35,6 +35,43 @@ type OrderActions interface {
 	RefundText(o *shop.Order, amount shop.Cents) string
 	CancelText(o *shop.Order) string
 	PaidByHand(o *shop.Order) bool
+	// RefundWaits says o's refunds wait for staff to pay them back.
+	RefundWaits(o *shop.Order) bool
+	RefundsDue
+	// ConfirmRefundSent completes a refund staff paid back by hand.
+	ConfirmRefundSent(ctx context.Context, actor, orderID, key string) error
+}
+
+// RefundsDue lists the refunds staff still have to pay back by hand
+// (backoffice.Service).
+type RefundsDue interface {
+	RefundsByHand(ctx context.Context) ([]shop.RefundIntent, error)
+}
+
+// refundsByHand are the open refunds of orderID staff pay back by hand.
+func (a *orderPages) refundsByHand(c *fiber.Ctx, orderID string) ([]shop.RefundIntent, error) {
+	all, err := a.service.RefundsByHand(c.UserContext())
+	if err != nil {
+		return nil, err
+	}
+	var mine []shop.RefundIntent
+	for _, in := range all {
+		if in.OrderID == orderID {
+			mine = append(mine, in)
+		}
+	}
+	return mine, nil
+}
+
+// adminRefundSent records that staff paid a refund back by hand: the
+// refund is completed, audited and the shopper mailed.
+func (a *orderPages) adminRefundSent(c *fiber.Ctx) error {
+	o, err := a.loadAdminOrder(c)
+	if err != nil {
+		return err
+	}
+	err = a.service.ConfirmRefundSent(c.UserContext(), staffEmail(c), o.ID, web.FormValue(c, "refund"))
+	return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, "Refund of order "+o.ID+" confirmed as sent; the shopper was e-mailed.")
 }
 
 // orderPages serve the order list, an order and the staff's actions on it.
@@ -132,6 +169,10 @@ func (a *orderPages) renderAdminOrder(c *fiber.Ctx, status int, p pages.AdminOrd
 		return err
 	}
 	p.Nav, p.Events, p.MarkPaid = adminNav(c, backoffice.AreaOrders), events, a.service.PaidByHand(p.Order)
+	p.Money = backoffice.Allowed(staffRole(c), backoffice.AreaMoney)
+	if p.RefundsByHand, err = a.refundsByHand(c, p.Order.ID); err != nil {
+		return err
+	}
 	for _, cr := range carriers {
 		p.Carriers = append(p.Carriers, cr.Name)
 	}
@@ -222,6 +263,9 @@ func (a *orderPages) adminRefundConfirm(c *fiber.Ctx) error {
 		return err
 	}
 	done := a.service.RefundText(o, amount) + ": done; the shopper was e-mailed."
+	if a.service.RefundWaits(o) {
+		done = a.service.RefundText(o, amount) + ": recorded. Send the money back, then confirm it under \"Refunds to send\"; the shopper is e-mailed then."
+	}
 	if ret == nil {
 		err = a.service.Refund(c.UserContext(), staffEmail(c), o.ID, was, amount, reason)
 		return a.orderActionDone(c, o, pages.AdminOrderPage{}, nil, err, done)

@@ -47,7 +47,7 @@ func (a *paymentPages) render(c *fiber.Ctx, status int, p pages.AdminPaymentsPag
 	if p.Done, err = a.store.Orphans(c.UserContext(), shop.OrphanRefunded, shop.OrphanSettled); err != nil {
 		return err
 	}
-	p.Nav, p.RefundAll = adminNav(c, backoffice.AreaPayments), a.refundAfter.String()
+	p.Nav, p.RefundAll = adminNav(c, backoffice.AreaMoney), a.refundAfter.String()
 	return web.Render(c, status, pages.AdminPayments(a.Frame(c, "Payments without an order · Back office"), p))
 }
 
@@ -64,7 +64,7 @@ func (a *paymentPages) adminRefundPayment(c *fiber.Ctx) error {
 		return err
 	}
 	return web.Render(c, fiber.StatusOK, pages.AdminConfirm(a.Frame(c, "Refund "+p.ID+" · Back office"), pages.AdminConfirmPage{
-		Nav: adminNav(c, backoffice.AreaPayments), Back: paymentsPath, BackLabel: "Keep the payment for now",
+		Nav: adminNav(c, backoffice.AreaMoney), Back: paymentsPath, BackLabel: "Keep the payment for now",
 		Text:    "Refund " + p.Amount.String() + " to " + orWho(p.Email) + " (" + p.Method + ")",
 		Details: []string{"It was paid for order " + p.OrderID + ", which no longer exists. The payer is e-mailed."},
 		Action:  paymentsPath + "/" + p.ID + "/refund/confirm",

@@ -74,6 +74,7 @@ func (a *orderPages) orderReturns(c *fiber.Ctx, p *pages.AdminOrderPage) error {
 	}
 	p.Returns.Requests, p.Returns.Reasons = rs, web.ReturnReasons()
 	p.Returns.Refundable = backoffice.Refundable(p.Order) > 0
+	p.Returns.AdminOnly = !p.Money
 	return nil
 }
 

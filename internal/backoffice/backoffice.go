@@ -41,9 +41,11 @@ const (
 	// accountant's downloads: admins only (see customers.go).
 	AreaCustomers = "customers"
 	AreaExports   = "exports"
-	// AreaPayments is the payments without an order: admins only, as
-	// it moves money.
-	AreaPayments = "payments"
+	// AreaMoney is money moving: refunds (a return's too), marking a bank
+	// transfer received, confirming a refund paid back by hand. Admins
+	// only: fulfilment staff ship and handle returns, and see that an
+	// admin refunds.
+	AreaMoney = "money"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment
@@ -73,9 +75,10 @@ const (
 )
 
 // Refunder gives (part of) an order's payment back through the method that
-// took it, and says how in its words (checkout.Service).
+// took it, sending key as the provider's idempotency key, and says how in
+// its words (checkout.Service).
 type Refunder interface {
-	Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error
+	Refund(ctx context.Context, o *shop.Order, amount shop.Cents, key string) error
 	Explain(o *shop.Order) checkout.Explanation
 	MethodWords(name string) checkout.Words
 	RefundOrphan(ctx context.Context, p shop.OrphanPayment) error
@@ -93,6 +96,7 @@ type OrderStore interface {
 	Order(ctx context.Context, id string) (*shop.Order, error)
 	shop.FulfilmentStore
 	shop.PaymentStore
+	shop.RefundIntentStore
 	shop.OrderNoteStore
 }
 
@@ -113,8 +117,12 @@ type Service struct {
 	// Orphans are the payments without an order (nil: none kept).
 	Orphans shop.OrphanStore
 	BaseURL string
-	Now     func() time.Time
-	Log     *slog.Logger
+	// RefundLease is how long a refund under way is left to the request
+	// that made it before the refund sweep may send it again (0: five
+	// minutes); longer than a provider's call takes.
+	RefundLease time.Duration
+	Now         func() time.Time
+	Log         *slog.Logger
 }
 
 // Record writes a staff action to the audit log; before and after are
@@ -260,17 +268,16 @@ func (s *Service) move(ctx context.Context, t shop.Transition) (*shop.Order, err
 		return nil, shop.Errorf(shop.ECONFLICT, MsgShipFirst)
 	}
 	t.At = s.Now().UTC()
+	if t.To == shop.StatusCancelled && before.Paid() {
+		t.Refund = s.newIntent(before, t.Actor, t.Reason)
+	}
 	after, err := s.Orders.TransitionOrder(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	bg := context.WithoutCancel(ctx)
-	if t.To == shop.StatusCancelled && s.Refunder != nil && before.Paid() {
-		// The order is cancelled either way; a refund that failed is
-		// logged for the staff to retry with the provider.
-		if err := s.Refunder.Refund(bg, after, after.Total-before.Refunded); err != nil {
-			s.Log.Error("refund", "err", err, "order", after.ID)
-		}
+	if t.Refund.Key != "" {
+		after = s.sendCancelRefund(bg, after, t.Refund.Key)
 	}
 	if t.Actor != shop.ActorShopper {
 		s.Record(ctx, t.Actor, "order."+string(t.To), after.ID, snapshotOf(before), snapshotOf(after))
@@ -407,57 +414,6 @@ func (s *Service) RefundText(o *shop.Order, amount shop.Cents) string {
 		return fmt.Sprintf("Record a refund of %s", amount)
 	}
 	return fmt.Sprintf(s.Refunder.Explain(o).Refund, amount)
-}
-
-// Refund gives amount of a paid order back for reason. It is counted in
-// the store first, only while the refunded amount still is was (what the
-// confirmation showed), so a confirmation posted twice refunds once; then
-// the provider is asked, with a key of the order and amounts, and a
-// refusal takes the count back. A bank transfer is sent back by hand: the
-// refund is only recorded.
-func (s *Service) Refund(ctx context.Context, actor, orderID string, was, amount shop.Cents, reason string) error {
-	return s.RefundReturn(ctx, actor, orderID, "", was, amount, reason)
-}
-
-// RefundReturn is Refund for the received return returnID ("" for none):
-// the return is marked refunded in the same unit of work as the refund is
-// counted, and unmarked with it when the provider refuses.
-func (s *Service) RefundReturn(ctx context.Context, actor, orderID, returnID string, was, amount shop.Cents, reason string) error {
-	o, err := s.Orders.Order(ctx, orderID)
-	if err != nil {
-		return err
-	}
-	if o.Status == shop.StatusPending {
-		return shop.Errorf(shop.ENOTFOUND, shop.MsgOrderNotFound)
-	}
-	claim := shop.RefundClaim{OrderID: o.ID, ReturnID: returnID, Was: was, Amount: amount,
-		Note: fmt.Sprintf("Refunded %s: %s", amount, reason), Actor: actor, At: s.Now().UTC()}
-	if err := s.Orders.ClaimRefund(ctx, claim); err != nil {
-		return err
-	}
-	bg := context.WithoutCancel(ctx)
-	if s.Refunder != nil {
-		o.Refunded = was
-		if err := s.Refunder.Refund(bg, o, amount); err != nil {
-			if uerr := s.Orders.UndoRefund(bg, claim); uerr != nil {
-				s.Log.Error("undo refund", "err", uerr, "order", o.ID)
-			}
-			s.Log.Error("refund", "err", err, "order", o.ID)
-			return shop.Errorf(shop.EINVALID, MsgRefundFailed)
-		}
-	}
-	s.Record(ctx, actor, "order.refund", o.ID, map[string]string{"refunded": was.String()},
-		map[string]string{"refunded": (was + amount).String(), "reason": reason})
-	how := "to your " + o.PaymentMethod
-	if s.Refunder != nil {
-		how = s.Refunder.Explain(o).RefundTo
-	}
-	body := fmt.Sprintf("We refunded %s of your order %s %s.\nReason: %s\n\nRefunds take 3-5 business days, plus 5-10 days for your bank.\n\nSee your order at %s/orders/%s.\n",
-		amount, o.ID, how, reason, s.BaseURL, o.ID)
-	if err := s.Mailer.Send(bg, shop.Email{To: o.Email, Subject: "Refund for order " + o.ID, Body: body}); err != nil {
-		s.Log.Error("refund e-mail", "err", err, "order", o.ID)
-	}
-	return nil
 }
 
 // MsgRefundFailed: the provider refused; nothing was refunded.

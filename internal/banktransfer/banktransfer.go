@@ -99,7 +99,7 @@ func (m *Method) Check(ctx context.Context, p checkout.Payer, o *shop.Order) (bo
 }
 
 // Refund records nothing more: the money goes back by hand.
-func (m *Method) Refund(context.Context, *shop.Order, shop.Cents) error { return nil }
+func (m *Method) Refund(context.Context, *shop.Order, shop.Cents, string) error { return nil }
 
 // Explain gives the instructions and the hold in the confirmation.
 func (m *Method) Explain(o *shop.Order) checkout.Explanation {

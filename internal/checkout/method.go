@@ -32,8 +32,10 @@ type Method interface {
 	// Check is what the recovery sweep asks of a pending order whose lease
 	// ended: whether it was paid. The method settles it through p.
 	Check(ctx context.Context, p Payer, o *shop.Order) (paid bool, err error)
-	// Refund gives amount of o back through whoever took the money.
-	Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error
+	// Refund gives amount of o back through whoever took the money. key
+	// is the refund intent's: a provider with an API is sent it as the
+	// idempotency key, so the refund sweep resending it pays once.
+	Refund(ctx context.Context, o *shop.Order, amount shop.Cents, key string) error
 	// Explain is what the mails and the back office say of o's payment.
 	Explain(o *shop.Order) Explanation
 }
@@ -232,7 +234,7 @@ func (m missing) Start(context.Context, Payer, *shop.Order, PlaceInput) (Result,
 func (m missing) Check(ctx context.Context, p Payer, o *shop.Order) (bool, error) {
 	return false, p.Unpaid(ctx, o)
 }
-func (m missing) Refund(_ context.Context, o *shop.Order, _ shop.Cents) error {
+func (m missing) Refund(_ context.Context, o *shop.Order, _ shop.Cents, _ string) error {
 	return fmt.Errorf("refund %s: payment method %s is not configured", o.ID, string(m))
 }
 func (m missing) Explain(o *shop.Order) Explanation {

@@ -7,21 +7,21 @@ import (
 )
 
 // Refund gives amount of order o's payment back through the method that
-// took it; each method makes a retried refund once (a key per order and
-// amount, or a record per charge).
-func (s *Service) Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error {
+// took it; each method makes a retried refund once (the intent's key sent
+// as the provider's idempotency key, or a record per charge).
+func (s *Service) Refund(ctx context.Context, o *shop.Order, amount shop.Cents, key string) error {
 	if amount <= 0 {
 		return nil
 	}
-	return s.Methods.For(o.PaymentProvider).Refund(ctx, o, amount)
+	return s.Methods.For(o.PaymentProvider).Refund(ctx, o, amount, key)
 }
 
 // RefundOrphan gives a payment without an order back in full through the
 // method that took it. Its key is the payment's own, never an order's, so
 // a resend after a crash refunds it once.
 func (s *Service) RefundOrphan(ctx context.Context, p shop.OrphanPayment) error {
-	o := &shop.Order{ID: "orphan-" + p.ID, PaymentProvider: p.Method, PaymentIntent: p.PaymentIntent, Currency: p.Currency, Total: p.Amount}
-	return s.Methods.For(p.Method).Refund(ctx, o, p.Amount)
+	o := &shop.Order{ID: p.OrderID, PaymentProvider: p.Method, PaymentIntent: p.PaymentIntent, Currency: p.Currency, Total: p.Amount}
+	return s.Methods.For(p.Method).Refund(ctx, o, p.Amount, "nocturne-orphan-refund-"+p.ID)
 }
 
 // Explain is what the mails and the back office say of o's payment, in

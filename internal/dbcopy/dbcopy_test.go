@@ -97,6 +97,11 @@ func fillShop(t *testing.T, path string) {
 	must(err)
 	must(db.CreateReturn(ctx, &shop.ReturnRequest{OrderID: "NOC-1", Reason: "doesnt_fit", Comment: "Too bright",
 		Lines: []shop.ReturnLine{{Line: 0, Quantity: 1}}}))
+	// A refund paid back by hand, still open: its intent (by_hand is an
+	// integer in SQLite, a boolean in PostgreSQL).
+	must(db.ClaimRefund(ctx, shop.RefundClaim{OrderID: "NOC-1", Was: 0, Amount: 100, Note: "Refunded $1.00", Actor: "ada@example.com", At: time.Now(),
+		Intent: shop.RefundIntent{Key: "nocturne-refund-NOC-1-1", Method: "bank_transfer", ByHand: true, Actor: "ada@example.com",
+			Reason: "Price match", LeaseUntil: time.Now()}}))
 	_, err = db.RecordCharge(ctx, shop.Charge{Key: "k1", Amount: 4620, Outcome: shop.ChargeSucceeded})
 	must(err)
 	_, err = db.RecordPaymentEvent(ctx, "evt_1", "NOC-1", "checkout.session.completed", time.Now())

@@ -130,8 +130,10 @@ func (m *Method) Check(ctx context.Context, p checkout.Payer, o *shop.Order) (bo
 	return false, p.Unpaid(ctx, o)
 }
 
-// Refund gives amount of the order's charge back.
-func (m *Method) Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error {
+// Refund gives amount of the order's charge back. The simulated gateway
+// keys refunds by charge (RefundKey), so the intent's key is not needed
+// for a resend to pay once.
+func (m *Method) Refund(ctx context.Context, o *shop.Order, amount shop.Cents, _ string) error {
 	if o.ChargeKey == "" {
 		return nil
 	}

@@ -123,6 +123,10 @@ type Transition struct {
 	Unpaid bool
 	Actor  string
 	At     time.Time
+	// Refund, when its Key is set, is the intent a cancel that refunds a
+	// paid order records in its transaction, for what was left to refund
+	// (its Was and Amount are filled in there).
+	Refund RefundIntent
 }
 
 // FulfilmentStore is what the back office needs of orders.

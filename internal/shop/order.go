@@ -222,7 +222,8 @@ type PaymentStore interface {
 	// longer received is an ECONFLICT with MsgReturnMoved).
 	ClaimRefund(ctx context.Context, c RefundClaim) error
 	// UndoRefund takes back a claimed refund the provider refused, and
-	// the mark of its return.
+	// the mark of its return. With an intent key it acts only while that
+	// intent is open, and marks it undone.
 	UndoRefund(ctx context.Context, c RefundClaim) error
 }
 
@@ -235,6 +236,9 @@ type RefundClaim struct {
 	Was, Amount Cents
 	Note, Actor string
 	At          time.Time
+	// Intent, when its Key is set, is recorded in the claim's transaction
+	// (its order, return and amounts are the claim's).
+	Intent RefundIntent
 }
 
 // Messages of refunds.

@@ -226,12 +226,14 @@ func (m *Method) Check(ctx context.Context, p checkout.Payer, o *shop.Order) (bo
 	return sess.Paid(), m.settle(ctx, p, sess, "")
 }
 
-// Refund asks Stripe's Refund API, with a key per order and amounts, so a
-// retried refund is made once.
-func (m *Method) Refund(ctx context.Context, o *shop.Order, amount shop.Cents) error {
-	_, err := m.Pages.Refund(ctx, o.PaymentIntent, amount, ReasonRequestedByCustomer,
-		fmt.Sprintf("nocturne-refund-%s-%d-%d", o.ID, o.Refunded, amount))
-	return err
+// Refund asks Stripe's Refund API with the refund intent's key as the
+// idempotency key, so a refund the sweep sends again is made once.
+func (m *Method) Refund(ctx context.Context, o *shop.Order, amount shop.Cents, key string) error {
+	_, err := m.Pages.Refund(ctx, o.PaymentIntent, amount, ReasonRequestedByCustomer, key)
+	if err != nil {
+		return fmt.Errorf("stripe refund of %s: %w", o.ID, err)
+	}
+	return nil
 }
 
 // Explain names the card paid on Stripe's page.

@@ -188,6 +188,7 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 	err := s.InTx(ctx, func(tx Tx) error {
 		var res sql.Result
 		var err error
+		var was shop.Cents // the refunded amount a cancel started from
 		switch t.To {
 		case shop.StatusShipped:
 			// Only a paid order ships; checked in the same statement, so a
@@ -197,21 +198,7 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 				WHERE id = ? AND status = ? AND `+taken,
 				append([]any{string(t.To), t.Carrier, t.Tracking, t.OrderID, string(t.From)}, takenArgs...)...)
 		case shop.StatusCancelled:
-			// A paid order is refunded in full; one never paid is failed.
-			// Unpaid cancels only an order whose payment may still fail.
-			toRefunded, refundedArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentRefunded))
-			toFailed, failedArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentFailed))
-			args := []any{string(t.To), t.Reason}
-			args = append(args, refundedArgs...)
-			args = append(args, refundedArgs...)
-			args = append(args, string(shop.PaymentRefunded))
-			args = append(args, failedArgs...)
-			args = append(args, string(shop.PaymentFailed), t.OrderID, string(t.From), unpaid)
-			args = append(args, failedArgs...)
-			res, err = tx.Exec(ctx, `UPDATE orders SET status = ?, cancel_reason = ?,
-				refunded_cents = CASE WHEN `+toRefunded+` THEN total_cents ELSE refunded_cents END,
-				payment_status = CASE WHEN `+toRefunded+` THEN ? WHEN `+toFailed+` THEN ? ELSE payment_status END
-				WHERE id = ? AND status = ? AND (? = 0 OR `+toFailed+`)`, args...)
+			res, was, err = cancelOrder(ctx, tx, t, unpaid)
 		default:
 			res, err = tx.Exec(ctx, `UPDATE orders SET status = ? WHERE id = ? AND status = ?`, string(t.To), t.OrderID, string(t.From))
 		}
@@ -228,6 +215,9 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 			if err := releasePromo(ctx, tx, t.OrderID); err != nil {
 				return err
 			}
+			if err := cancelRefundIntent(ctx, tx, t, was); err != nil {
+				return err
+			}
 		}
 		note := t.Reason
 		if t.To == shop.StatusShipped {
@@ -239,6 +229,54 @@ func (s *Store) TransitionOrder(ctx context.Context, t shop.Transition) (*shop.O
 		return nil, err
 	}
 	return s.Order(ctx, t.OrderID)
+}
+
+// cancelOrder cancels t's order in one conditional update. A paid order is
+// refunded in full; one never paid is failed. Unpaid cancels only an order
+// whose payment may still fail. With a refund intent to record, the update
+// also holds only while the refunded amount is the one read here, so the
+// intent's amount is exactly what the cancel refunded.
+func cancelOrder(ctx context.Context, tx Tx, t shop.Transition, unpaid int) (sql.Result, shop.Cents, error) {
+	toRefunded, refundedArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentRefunded))
+	toFailed, failedArgs := stateIn("payment_status", shop.PaymentMoves.From(shop.PaymentFailed))
+	args := []any{string(t.To), t.Reason}
+	args = append(args, refundedArgs...)
+	args = append(args, refundedArgs...)
+	args = append(args, string(shop.PaymentRefunded))
+	args = append(args, failedArgs...)
+	args = append(args, string(shop.PaymentFailed), t.OrderID, string(t.From), unpaid)
+	args = append(args, failedArgs...)
+	was := int64(-1)
+	if t.Refund.Key != "" {
+		if err := tx.QueryRow(ctx, `SELECT refunded_cents FROM orders WHERE id = ?`, t.OrderID).Scan(&was); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, 0, fmt.Errorf("refunded amount: %w", err)
+		}
+	}
+	args = append(args, was, was)
+	res, err := tx.Exec(ctx, `UPDATE orders SET status = ?, cancel_reason = ?,
+		refunded_cents = CASE WHEN `+toRefunded+` THEN total_cents ELSE refunded_cents END,
+		payment_status = CASE WHEN `+toRefunded+` THEN ? WHEN `+toFailed+` THEN ? ELSE payment_status END
+		WHERE id = ? AND status = ? AND (? = 0 OR `+toFailed+`) AND (? < 0 OR refunded_cents = ?)`, args...)
+	return res, shop.Cents(was), err
+}
+
+// cancelRefundIntent records, in the cancel's transaction, the intent of
+// the refund the cancel just counted: what was left of a paid order.
+func cancelRefundIntent(ctx context.Context, tx Tx, t shop.Transition, was shop.Cents) error {
+	if t.Refund.Key == "" {
+		return nil
+	}
+	var total shop.Cents
+	var payment shop.PaymentState
+	if err := tx.QueryRow(ctx, `SELECT total_cents, payment_status FROM orders WHERE id = ?`, t.OrderID).Scan(&total, &payment); err != nil {
+		return fmt.Errorf("cancel's refund: %w", err)
+	}
+	if payment != shop.PaymentRefunded || total <= was {
+		return nil
+	}
+	in := t.Refund
+	in.OrderID, in.ReturnID, in.Was, in.Amount = t.OrderID, "", was, total-was
+	return addRefundIntent(ctx, tx, in, t.At)
 }
 
 // whyNotMoved says why t's conditional update moved nothing: the order is

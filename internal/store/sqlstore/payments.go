@@ -173,6 +173,13 @@ func (s *Store) ClaimRefund(ctx context.Context, c shop.RefundClaim) error {
 		if err := s.refundEvent(ctx, tx, orderID, note, actor, at); err != nil {
 			return err
 		}
+		if c.Intent.Key != "" {
+			in := c.Intent
+			in.OrderID, in.ReturnID, in.Was, in.Amount = c.OrderID, c.ReturnID, c.Was, c.Amount
+			if err := addRefundIntent(ctx, tx, in, at); err != nil {
+				return err
+			}
+		}
 		if c.ReturnID == "" {
 			return nil
 		}
@@ -201,11 +208,15 @@ func refundReturn(ctx context.Context, tx Tx, c shop.RefundClaim) error {
 }
 
 // UndoRefund lowers the refunded amount back to was, only if nothing moved
-// it since the claim, and puts its return back to received. Both go
+// it since the claim (and its intent, if any, is still open), and puts its
+// return back to received. Both go
 // backwards, outside the tables: they take back a claim the provider
 // refused, as if it had never been made.
 func (s *Store) UndoRefund(ctx context.Context, c shop.RefundClaim) error {
 	return s.InTx(ctx, func(tx Tx) error {
+		if open, err := undoRefundIntent(ctx, tx, c); err != nil || !open {
+			return err
+		}
 		res, err := tx.Exec(ctx, `UPDATE orders SET refunded_cents = ?,
 			payment_status = CASE WHEN ? = 0 THEN ? ELSE ? END
 			WHERE id = ? AND refunded_cents = ?`,

@@ -320,6 +320,7 @@ type Stores interface {
 	shop.OrderStore
 	shop.ChargeStore
 	shop.PaymentStore
+	shop.RefundIntentStore
 	shop.StockStore
 	shop.StaffStore
 	shop.AuditStore
