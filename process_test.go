@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +31,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("STOREFRONT_TEST_SERVE") == "1" {
 		main()
 		return
+	}
+	// This package's parallel tests spend their time waiting on servers
+	// in child processes (and on PostgreSQL), not on this process's CPU,
+	// so more of them run at once than -parallel's default (the number of
+	// CPUs) would let; a -parallel given on the command line still wins.
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(6, runtime.GOMAXPROCS(0))))
 	}
 	os.Exit(m.Run())
 }
