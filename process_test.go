@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +31,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("STOREFRONT_TEST_SERVE") == "1" {
 		main()
 		return
+	}
+	// This package's parallel tests spend their time waiting on servers
+	// in child processes (and on PostgreSQL), not on this process's CPU,
+	// so more of them run at once than -parallel's default (the number of
+	// CPUs) would let; a -parallel given on the command line still wins.
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(6, runtime.GOMAXPROCS(0))))
 	}
 	os.Exit(m.Run())
 }
@@ -83,10 +96,37 @@ func freePort(t *testing.T) int {
 }
 
 // restartEnv starts a server after a crash or cut-off payment: its own
-// payments are instant and it sweeps every second (half its lease), so it
-// resolves the pending order soon after the lease the first process wrote
-// runs out.
+// payments are instant and it sweeps at start and then every second (half
+// its lease), so it resolves the pending order soon after the lease the
+// first process wrote runs out.
 var restartEnv = []string{"PAYMENT_DELAY=0s", "PAYMENT_TIMEOUT=1s"}
+
+// endlessPayment makes the simulated card take a minute (the longest
+// PAYMENT_DELAY), far longer than the tests that use it run: a kill or a
+// shutdown meets the payment under way however slow the machine, where a
+// short delay could end before the signal.
+var endlessPayment = []string{"PAYMENT_DELAY=1m", "PAYMENT_TIMEOUT=2m"}
+
+// endLeases ends the lease of every pending order in dir's database, as
+// if its time had passed: a lease is twice the payment timeout from the
+// claim, four minutes after endlessPayment, longer than a test can wait.
+// The sweep's respect for a lease that has not ended is checked by
+// internal/checkout's recovery tests, on a clock they control.
+func endLeases(t *testing.T, dir string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "nocturne.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(`UPDATE orders SET lease_until = 1 WHERE status = 'pending'`)
+	if err != nil {
+		t.Fatalf("end the leases: %v", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("ended %d leases, want the one pending order's", n)
+	}
+}
 
 // startServer runs the shop in a child process on dir's database and
 // waits until it answers.
@@ -248,8 +288,7 @@ func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
 		t.Skip("starts the server twice")
 	}
 	dir := t.TempDir()
-	env := []string{"PAYMENT_DELAY=1500ms", "PAYMENT_TIMEOUT=2s"}
-	srv := startServer(t, dir, env...)
+	srv := startServer(t, dir, endlessPayment...)
 	sh := newShopper(t, srv.base)
 	key := sh.toReview("kill@example.com")
 	// Place Order answers before the charge runs, so the shopper holds the
@@ -261,8 +300,9 @@ func TestProcess_KillDuringPaymentIsRecovered(t *testing.T) {
 	_ = srv.cmd.Process.Signal(syscall.SIGKILL)
 	<-srv.done
 
-	// The next start sweeps every second (its own payments take no time);
-	// the lease it waits out is the one the killed process wrote.
+	// The next start sweeps at once (its own payments take no time), and
+	// finds the lease the killed process wrote over.
+	endLeases(t, dir)
 	srv = startServer(t, dir, restartEnv...)
 	sh.base = srv.base
 	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
@@ -343,20 +383,34 @@ func TestProcess_SurvivesDescriptorExhaustion(t *testing.T) {
 		return strings.Contains(srv.logs.String(), "too many open files")
 	})
 	// Connections the server could not keep were closed, not left hanging.
+	// Every connection is read at once; a read that ends other than by the
+	// deadline below was closed by the server. When all were accepted, the
+	// reads run until the first such close (the minute only bounds a
+	// server that never drops one), then the deadline ends the others.
 	var dropped atomic.Int64
+	firstDrop := make(chan struct{}, len(conns))
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
 			if _, err := c.Read(make([]byte, 1)); err != nil {
 				var ne net.Error
 				if !(errors.As(err, &ne) && ne.Timeout()) {
 					dropped.Add(1)
+					firstDrop <- struct{}{}
 				}
 			}
 		}()
+	}
+	if len(conns) == flood {
+		select {
+		case <-firstDrop:
+		case <-time.After(time.Minute):
+		}
+	}
+	for _, c := range conns {
+		_ = c.SetReadDeadline(time.Now())
 	}
 	wg.Wait()
 	for _, c := range conns {
@@ -392,8 +446,7 @@ func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
 		t.Skip("starts the server twice")
 	}
 	dir := t.TempDir()
-	env := []string{"PAYMENT_DELAY=1500ms", "PAYMENT_TIMEOUT=2s"}
-	srv := startServer(t, dir, append(env, "SHUTDOWN_GRACE=300ms")...)
+	srv := startServer(t, dir, append(endlessPayment, "SHUTDOWN_GRACE=300ms")...)
 	sh := newShopper(t, srv.base)
 	key := sh.toReview("grace@example.com")
 	if res, _ := sh.post("/checkout/place", url.Values{"key": {key}}); !strings.HasPrefix(res.Header.Get("Location"), "/orders/NOC-") {
@@ -407,6 +460,7 @@ func TestProcess_GraceShorterThanPaymentIsRecovered(t *testing.T) {
 	if !strings.Contains(srv.logs.String(), "payments still under way") {
 		t.Errorf("no warning about the payment cut by the grace:\n%s", srv.logs)
 	}
+	endLeases(t, dir)
 	startServer(t, dir, restartEnv...)
 	waitFor(t, "the recovery sweep", func() bool { return orderStates(t, dir)["pending"] == 0 })
 }

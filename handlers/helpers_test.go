@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -34,10 +35,18 @@ import (
 	"github.com/nocturne/storefront/internal/returns"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/store/sqlite/sqlitetest"
 	"github.com/nocturne/storefront/internal/stripepay"
 	"github.com/nocturne/storefront/internal/stripepay/stripestub"
 	"github.com/nocturne/storefront/static"
 )
+
+// TestMain gives every test's in-memory database a migrated start, so
+// each app boots without running the migrations again.
+func TestMain(m *testing.M) {
+	sqlitetest.MigratedMemory()
+	os.Exit(m.Run())
+}
 
 // testAssets stands in for the built assets, so handler tests do not depend
 // on whether esbuild has run.

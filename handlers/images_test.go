@@ -51,10 +51,19 @@ func withPhotos(t *testing.T, app *testApp) {
 	}
 }
 
-func TestProductImages_Listing(t *testing.T) {
+// The listing, the product page and the photo route only read, so they
+// share one app with photos: importing them (decoding, scaling and
+// encoding every variant) costs far more than the reads.
+func TestProductImages(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
 	withPhotos(t, app)
+	t.Run("Listing", func(t *testing.T) { t.Parallel(); productImagesListing(t, app) })
+	t.Run("ProductPage", func(t *testing.T) { t.Parallel(); productImagesProductPage(t, app) })
+	t.Run("Route", func(t *testing.T) { t.Parallel(); productImagesRoute(t, app) })
+}
+
+func productImagesListing(t *testing.T, app *testApp) {
 	_, doc := app.client(t).get("/products")
 	cards := doc.Find(`[data-testid="product-card"]`)
 	card := func(id string) *goquery.Selection { return cards.Filter(`[data-product-id="` + id + `"]`) }
@@ -101,10 +110,7 @@ func TestProductImages_Listing(t *testing.T) {
 	}
 }
 
-func TestProductImages_ProductPage(t *testing.T) {
-	t.Parallel()
-	app := newTestApp(t)
-	withPhotos(t, app)
+func productImagesProductPage(t *testing.T, app *testApp) {
 	_, doc := app.client(t).get("/product/p1")
 	img := doc.Find(`[data-testid="product-detail"] .product-media img`)
 	if img.AttrOr("alt", "") != "Photo Lamp" || img.AttrOr("fetchpriority", "") != "high" {
@@ -121,10 +127,7 @@ func TestProductImages_ProductPage(t *testing.T) {
 	}
 }
 
-func TestProductImages_Route(t *testing.T) {
-	t.Parallel()
-	app := newTestApp(t)
-	withPhotos(t, app)
+func productImagesRoute(t *testing.T, app *testApp) {
 	c := app.client(t)
 	_, doc := c.get("/products")
 	src := doc.Find(`[data-product-id="p1"] picture img`).AttrOr("src", "")

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,13 +19,14 @@ import (
 	"github.com/nocturne/storefront/internal/catalog"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/store/sqlite/sqlitetest"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func MustOpenDB(tb testing.TB) *sqlite.DB {
 	tb.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "c.db"))
+	db, err := sqlite.Open(context.Background(), sqlitetest.Path(tb, tb.TempDir(), "c.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}

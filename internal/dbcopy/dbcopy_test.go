@@ -118,6 +118,7 @@ func fillShop(t *testing.T, path string) {
 // migration that db copy does not carry (no PostgreSQL counterpart, no
 // row here) fails this test.
 func TestCopy_EveryTable(t *testing.T) {
+	t.Parallel() // each copies its own SQLite file into its own database
 	pgURL := pgtest.EmptyDatabase(t)
 	path := filepath.Join(t.TempDir(), "shop.db")
 	fillShop(t, path)
@@ -195,6 +196,7 @@ func TestCopy_EveryTable(t *testing.T) {
 // A target with a shop in it is refused unless forced; a forced copy
 // replaces it, and running it again gives the same result.
 func TestCopy_RefusesNonEmptyTargetAndReruns(t *testing.T) {
+	t.Parallel() // each copies its own SQLite file into its own database
 	pgURL := pgtest.EmptyDatabase(t)
 	path := filepath.Join(t.TempDir(), "shop.db")
 	fillShop(t, path)

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,13 +19,14 @@ import (
 	"github.com/nocturne/storefront/internal/images/imagestest"
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/store/sqlite/sqlitetest"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func openDB(t *testing.T) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "i.db"))
+	db, err := sqlite.Open(context.Background(), sqlitetest.Path(t, t.TempDir(), "i.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ func MustOpenDB(tb testing.TB) *postgres.DB {
 
 // The whole conformance suite, on PostgreSQL.
 func TestConformance(t *testing.T) {
+	t.Parallel() // each subtest takes databases of its own
 	storetest.Run(t, storetest.Backend{
 		Open: func(tb testing.TB, now func() time.Time) (storetest.Store, storetest.KV) {
 			db := MustOpenDB(tb)
@@ -76,6 +77,7 @@ func setReadOnly(tb testing.TB, db *postgres.DB, on bool) {
 // advisory lock makes the second wait for the first's migrations instead
 // of failing on tables that already exist.
 func TestOpen_ConcurrentMigrations(t *testing.T) {
+	t.Parallel() // on a database of its own
 	url := pgtest.EmptyDatabase(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
@@ -102,6 +104,7 @@ func TestOpen_ConcurrentMigrations(t *testing.T) {
 // A job guarded by TryLock runs on one instance at a time, and on another
 // once released.
 func TestTryLock(t *testing.T) {
+	t.Parallel() // on a database of its own: advisory locks are per database
 	url := pgtest.NewDatabase(t)
 	ctx := context.Background()
 	var dbs [2]*postgres.DB
@@ -131,6 +134,7 @@ func TestTryLock(t *testing.T) {
 
 // A taken e-mail is an ECONFLICT (a wrong mapping would make it a 500).
 func TestCreateUser_EmailTaken(t *testing.T) {
+	t.Parallel() // on a database of its own
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	if err := db.CreateUser(ctx, &shop.User{ID: "usr_1", Email: "ada@example.com"}, []byte("h")); err != nil {
@@ -145,6 +149,7 @@ func TestCreateUser_EmailTaken(t *testing.T) {
 // The wishlist toggle racing itself: an even number of toggles at once
 // leaves the product off, an odd number on, and none fails.
 func TestToggleWishlist_Races(t *testing.T) {
+	t.Parallel() // on a database of its own
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	if err := db.ReplaceCatalog(ctx, "file", []string{"home"}, []shop.Product{{ID: "nb-001", Title: "Lamp", Category: "home", Price: 100}}); err != nil {

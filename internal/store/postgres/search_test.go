@@ -12,6 +12,7 @@ import (
 // plurals, short words whole, title above description, filters, sorting
 // and paging, accents ignored.
 func TestSearch(t *testing.T) {
+	t.Parallel() // on a database of its own
 	db := MustOpenDB(t)
 	ctx := context.Background()
 	products := []shop.Product{

@@ -12,13 +12,15 @@ import (
 
 	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlite"
+	"github.com/nocturne/storefront/internal/store/sqlite/sqlitetest"
 	"github.com/nocturne/storefront/internal/store/storetest"
 )
 
-// MustOpenDB opens a fresh file database (WAL needs a file) in a temp dir.
+// MustOpenDB opens a fresh file database (WAL needs a file) in a temp dir,
+// a copy of one migrated once for the whole run.
 func MustOpenDB(tb testing.TB) *sqlite.DB {
 	tb.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"))
+	db, err := sqlite.Open(context.Background(), sqlitetest.Path(tb, tb.TempDir(), "test.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,15 +107,15 @@ func takePooled(ctx context.Context, server string, hold *pgx.Conn, name string)
 		if _, err := hold.Exec(ctx, `CREATE DATABASE `+name+` TEMPLATE `+templateName); err != nil {
 			return fmt.Errorf("create pooled database: %w", err)
 		}
-		return nil // a fresh clone is empty already
+		return resetSettings(ctx, hold, name) // a fresh clone is empty already
 	}
 	// A connection the last test left open could hold locks the reset
 	// would wait for.
 	if _, err := hold.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name); err != nil {
 		return fmt.Errorf("pooled database %s: %w", name, err)
 	}
-	if _, err := hold.Exec(ctx, `ALTER DATABASE `+name+` RESET ALL`); err != nil {
-		return fmt.Errorf("pooled database %s: %w", name, err)
+	if err := resetSettings(ctx, hold, name); err != nil {
+		return err
 	}
 	conn, err := pgx.Connect(ctx, WithDatabase(server, name))
 	if err != nil {
@@ -137,6 +138,41 @@ BEGIN
 END $$`)
 	if err != nil {
 		return fmt.Errorf("empty pooled database %s: %w", name, err)
+	}
+	return nil
+}
+
+// pooledSettings are the database-level settings of every pooled
+// database. A pooled database is emptied with DELETE and reused by many
+// tests, so its tables carry dead rows between vacuums; on such tables the
+// planner costs even a one-row catalogue query above jit_above_cost and
+// JIT-compiles it, half a second of server CPU each time. A shop's
+// database does not churn like that, and JIT changes no result, so the
+// pooled databases do without it.
+var pooledSettings = []string{"jit=off"}
+
+// resetSettings puts the database-level settings of the pooled database
+// name back to pooledSettings, undoing any a test made (a read-only
+// default). It writes only when they differ: each such write invalidates
+// every new connection's cached catalogue, on the whole server.
+func resetSettings(ctx context.Context, hold *pgx.Conn, name string) error {
+	var now []string
+	if err := hold.QueryRow(ctx, `SELECT COALESCE((SELECT s.setconfig FROM pg_db_role_setting s
+		JOIN pg_database d ON d.oid = s.setdatabase WHERE d.datname = $1 AND s.setrole = 0), '{}')`, name).Scan(&now); err != nil {
+		return fmt.Errorf("pooled database %s: settings: %w", name, err)
+	}
+	if slices.Equal(now, pooledSettings) {
+		return nil
+	}
+	stmts := []string{`ALTER DATABASE ` + name + ` RESET ALL`}
+	for _, kv := range pooledSettings {
+		k, v, _ := strings.Cut(kv, "=")
+		stmts = append(stmts, `ALTER DATABASE `+name+` SET `+k+` = `+v)
+	}
+	for _, stmt := range stmts {
+		if _, err := hold.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("pooled database %s: %w", name, err)
+		}
 	}
 	return nil
 }
