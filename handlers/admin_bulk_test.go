@@ -47,7 +47,7 @@ func TestAdmin_BulkShip(t *testing.T) {
 	second := b.placeOrder(t, "nb-002", "1")
 	third := b.placeOrder(t, "nb-003", "1")
 	gone := b.placeOrder(t, "nb-004", "1")
-	if _, res := confirmThrough(t, b.fulfi, "/admin/orders/"+gone+"/cancel", url.Values{"reason": {"Asked by phone"}}); res.StatusCode != http.StatusSeeOther {
+	if _, res := confirmThrough(t, b.admin, "/admin/orders/"+gone+"/cancel", url.Values{"reason": {"Asked by phone"}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", res.StatusCode)
 	}
 

@@ -58,7 +58,7 @@ func TestAdmin_CancelConfirmation(t *testing.T) {
 	path := "/admin/orders/" + b.orderID
 	before, _ := b.app.db.Order(ctx, b.orderID)
 
-	doc, to, values := confirmPage(t, b.fulfi, path+"/cancel", url.Values{"reason": {" Damaged in the warehouse "}})
+	doc, to, values := confirmPage(t, b.admin, path+"/cancel", url.Values{"reason": {" Damaged in the warehouse "}})
 	want := fmt.Sprintf("Cancel order %s and refund %s to the demo card •••• 4242", b.orderID, before.Total)
 	if got := text(doc, `[data-testid="confirm-button"]`); got != want {
 		t.Errorf("got button %q, want %q", got, want)
@@ -81,12 +81,12 @@ func TestAdmin_CancelConfirmation(t *testing.T) {
 	}
 
 	// A confirmation that does not carry what was shown does nothing.
-	if got := flash(t, b.fulfi, mustPost(t, b.fulfi, to, url.Values{"reason": {"x"}})); got != backoffice.MsgConfirmIncomplete {
+	if got := flash(t, b.admin, mustPost(t, b.admin, to, url.Values{"reason": {"x"}})); got != backoffice.MsgConfirmIncomplete {
 		t.Errorf("incomplete confirmation: got %q", got)
 	}
 
-	res, _ := b.fulfi.post(to, values)
-	if got := flash(t, b.fulfi, res); !strings.Contains(got, "cancelled and refunded") {
+	res, _ := b.admin.post(to, values)
+	if got := flash(t, b.admin, res); !strings.Contains(got, "cancelled and refunded") {
 		t.Errorf("got flash %q", got)
 	}
 	o, _ := b.app.db.Order(ctx, b.orderID)
@@ -98,8 +98,8 @@ func TestAdmin_CancelConfirmation(t *testing.T) {
 	}
 
 	// The same confirmation again (a double submit, a reload).
-	res, _ = b.fulfi.post(to, values)
-	if got := flash(t, b.fulfi, res); got != fmt.Sprintf(backoffice.MsgCancelledAlready, b.orderID) {
+	res, _ = b.admin.post(to, values)
+	if got := flash(t, b.admin, res); got != fmt.Sprintf(backoffice.MsgCancelledAlready, b.orderID) {
 		t.Errorf("second confirmation: got %q", got)
 	}
 	if n := countAudit(t, b, "order.cancelled", b.orderID); n != 1 {

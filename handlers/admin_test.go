@@ -281,11 +281,11 @@ func TestAdmin_CancelReturnsStockAndRefunds(t *testing.T) {
 		t.Fatalf("stock after ordering 2 of 3: %d", n)
 	}
 	path := "/admin/orders/" + b.orderID
-	res, doc := b.fulfi.post(path+"/cancel", url.Values{"reason": {"  "}})
+	res, doc := b.admin.post(path+"/cancel", url.Values{"reason": {"  "}})
 	if res.StatusCode != http.StatusUnprocessableEntity || text(doc, `[data-testid="reason-error"]`) != backoffice.MsgReasonRequired {
 		t.Fatalf("cancel without reason: %d", res.StatusCode)
 	}
-	if _, res := confirmThrough(t, b.fulfi, path+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}}); res.StatusCode != http.StatusSeeOther {
+	if _, res := confirmThrough(t, b.admin, path+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", res.StatusCode)
 	}
 	if n, _ := b.app.db.Stock(ctx, "nb-026"); n != 3 {

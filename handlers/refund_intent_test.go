@@ -246,6 +246,17 @@ func TestAdmin_OnlyAdminsMoveMoney(t *testing.T) {
 	if o, _ := b.app.db.Order(ctx, b.orderID); o.Refunded != 0 {
 		t.Errorf("after fulfilment's refund: refunded %v, want nothing", o.Refunded)
 	}
+	// Cancelling a paid order refunds it: an admin's too.
+	if doc.Find(`[data-testid="cancel-form"]`).Length() != 0 || text(doc, `[data-testid="cancel-admin-only"]`) == "" {
+		t.Errorf("fulfilment's order page offers to cancel a paid order")
+	}
+	cancel := url.Values{"reason": {"Asked by phone"}, "status": {"processing"}, "refunded": {"0"}}
+	for _, step := range []string{"/cancel", "/cancel/confirm"} {
+		b.fulfi.post(path+step, cancel)
+	}
+	if o, _ := b.app.db.Order(ctx, b.orderID); o.Status != shop.StatusProcessing || o.Refunded != 0 {
+		t.Errorf("after fulfilment's cancel: %s, refunded %v; want untouched", o.Status, o.Refunded)
+	}
 	transfer := payByTransfer(t, b, "nb-004", "1")
 	if res, _ := b.fulfi.post("/admin/orders/"+transfer+"/paid", nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("fulfilment mark received: %d, want 404", res.StatusCode)

@@ -135,7 +135,7 @@ describe('The back office on a phone', () => {
     const context = await s.newContext({ js: false, viewport: PHONE });
     try {
       const page = await context.newPage();
-      await signIn(page, await staffAccount('fulfilment'));
+      await signIn(page, await staffAccount('admin'));
       await open(page, `/admin/orders/${gone}`);
       const cancel = page.getByTestId('cancel-form');
       await cancel.getByRole('textbox', { name: /Reason/ }).fill('Asked by phone');

@@ -367,7 +367,7 @@ describe('payments', () => {
     const staffContext = await shop.newContext({ js });
     try {
       const admin = await staffContext.newPage();
-      await signIn(admin, await staffAccount('fulfilment'));
+      await signIn(admin, await staffAccount('admin'));
 
       // The orders awaiting payment include this one.
       await open(admin, '/admin/orders');
@@ -494,7 +494,7 @@ describe('payments', () => {
 
     browserTest('axe: a bank transfer\'s order in the back office, with Mark paid', async () => {
       const { result: orderID } = await withState((page) => placedByTransfer(page, { 'nb-024': 1 }));
-      const email = await staffAccount('fulfilment');
+      const email = await staffAccount('admin');
       const { setup } = await withState((page) => signIn(page, email));
       await checkA11y(`/admin/orders/${orderID}`, {
         setup,

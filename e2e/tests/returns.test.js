@@ -1,5 +1,5 @@
-// Returns: a shopper buys two power banks; fulfilment staff (made with the
-// server binary's `staff add` command) ship and deliver the order; the
+// Returns: a shopper buys two power banks; an admin (made with the
+// server binary's `staff add` command) ships and delivers the order; the
 // shopper sends one back with the order page's Return items form; staff
 // approve the request, mark it received (back in stock) and refund it
 // through the order's refund form, which the return fills. After each step
@@ -65,7 +65,7 @@ describe('Returns', () => {
     const staffContext = await shop.newContext({ js: false });
     try {
       const admin = await staffContext.newPage();
-      await signIn(admin, await staffAccount('fulfilment', js));
+      await signIn(admin, await staffAccount('admin', js));
       await shipAndDeliver(admin, orderID);
 
       // The shopper sends one of the two back.

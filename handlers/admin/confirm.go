@@ -30,6 +30,9 @@ func (a *orderPages) adminCancel(c *fiber.Ctx) error {
 	if o.Status != shop.StatusProcessing {
 		return a.RedirectWithError(c, here, fmt.Sprintf(backoffice.MsgNotCancellable, o.Status))
 	}
+	if !a.mayCancel(c, o) {
+		return a.RedirectWithError(c, here, MsgAdminCancels)
+	}
 	reason, errs := backoffice.CancelReason(web.FormValue(c, "reason"))
 	if errs != nil {
 		return a.renderAdminOrder(c, fiber.StatusUnprocessableEntity, pages.AdminOrderPage{Order: o, Errors: errs,
@@ -59,6 +62,8 @@ func (a *orderPages) adminCancelConfirm(c *fiber.Ctx) error {
 	here := "/admin/orders/" + o.ID
 	status, refunded := web.FormValue(c, "status"), web.FormValue(c, "refunded")
 	switch {
+	case !a.mayCancel(c, o):
+		return a.RedirectWithError(c, here, MsgAdminCancels)
 	case status == "" || refunded == "":
 		return a.RedirectWithError(c, here, backoffice.MsgConfirmIncomplete)
 	case shop.OrderStatus(status) == shop.StatusProcessing && o.Status == shop.StatusCancelled:
@@ -203,4 +208,13 @@ func (a *productPages) adminDeleteProductConfirm(c *fiber.Ctx) error {
 		a.Log.Error("catalogue reload after delete", "err", err)
 	}
 	return a.RedirectWithFlash(c, "/admin/products", "Product "+p.Title+" ("+id+") deleted.")
+}
+
+// MsgAdminCancels refuses fulfilment staff a cancel that would refund.
+const MsgAdminCancels = "An admin cancels a paid order: its money goes back."
+
+// mayCancel reports whether the viewer may cancel o: cancelling a paid
+// order refunds it, and money moves are an admin's.
+func (a *orderPages) mayCancel(c *fiber.Ctx, o *shop.Order) bool {
+	return !o.Paid() || backoffice.Allowed(staffRole(c), backoffice.AreaMoney)
 }
