@@ -336,6 +336,7 @@ type Stores interface {
 	shop.PricingStore
 	shop.PromoStore
 	shop.CustomerStore
+	shop.PersonalDataStore
 	shop.ExportStore
 	shop.ReturnStore
 	shop.OrphanStore
