@@ -38,12 +38,16 @@ type PersonalDataStore interface {
 // one apart.
 const PersonalDataFormat = "nocturne.personal-data.v1"
 
+// personalAmounts tells the file's reader how its amounts are written.
+const personalAmounts = "minor units (cents) of each order's currency"
+
 // PersonalFile is the JSON file of a person's data: plain field names,
 // money in minor units with its currency, times in UTC (RFC 3339). It
 // never holds a secret: whether a password is set, not its hash.
 type PersonalFile struct {
 	Format     string            `json:"format"`
 	ExportedAt time.Time         `json:"exported_at"`
+	AmountsIn  string            `json:"amounts_in"`
 	Profile    PersonalProfile   `json:"profile"`
 	SignIn     *SignInMethods    `json:"sign_in_methods,omitempty"`
 	Addresses  []PersonalAddress `json:"addresses"`
@@ -154,7 +158,7 @@ type PersonalMessage struct {
 // present, empty rather than null, so a reader need not tell the two
 // apart.
 func (d *PersonalData) File(now time.Time) PersonalFile {
-	f := PersonalFile{Format: PersonalDataFormat, ExportedAt: now.UTC().Truncate(time.Second),
+	f := PersonalFile{Format: PersonalDataFormat, ExportedAt: now.UTC().Truncate(time.Second), AmountsIn: personalAmounts,
 		Profile:   PersonalProfile{Email: d.Email, Guest: d.Account == nil},
 		Addresses: []PersonalAddress{}, Orders: []PersonalOrder{}, Returns: []PersonalReturn{},
 		Wishlist: []PersonalWish{}, Messages: []PersonalMessage{}}
