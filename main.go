@@ -201,7 +201,9 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 			Customers: db, Exports: db,
 			Returns: db, ReturnService: returnSvc,
 			Orphans: db, OrphanRefundAfter: cfg.Payments.OrphanRefundAfter,
+			PersonalData: db,
 		},
+		PersonalData: db,
 	})
 	return app, checkoutSvc, nil
 }

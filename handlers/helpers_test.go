@@ -197,6 +197,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 		Catalog: cat, Service: office, Pricing: db, Promos: db}
 	deps.Admin.Carriers = db
 	deps.Admin.Customers, deps.Admin.Exports = db, db
+	deps.PersonalData, deps.Admin.PersonalData = db, db
 	deps.Admin.Orphans, deps.Admin.OrphanRefundAfter = db, cfg.Payments.OrphanRefundAfter
 	deps.Admin.Returns = db
 	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,

@@ -21,7 +21,7 @@ var publicPages = []string{
 	"/login?mode=signup", "/register", "/forgot-password", "/reset-password?token=garbage",
 	"/faq", "/shipping", "/returns", "/contact", "/orders", "/orders?status=shipped",
 	"/orders/lookup", "/orders/NOC-DEMO-001", "/profile", "/profile?edit=1", "/profile/setup",
-	"/settings", "/checkout", "/checkout/shipping", "/checkout/payment", "/checkout/review",
+	"/settings", "/settings/data", "/checkout", "/checkout/shipping", "/checkout/payment", "/checkout/review",
 	"/sitemap.xml", "/robots.txt", "/healthz", "/favicon.ico", "/no-such-page",
 }
 

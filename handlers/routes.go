@@ -56,6 +56,9 @@ type Deps struct {
 	Cart      *cart.Service
 	Wishlists shop.WishlistStore
 	Orders    shop.OrderStore
+	// PersonalData gathers a shopper's data for their download; nil: no
+	// download.
+	PersonalData shop.PersonalDataStore
 	// Images serves the stored variants of imported product photos, the
 	// covers and the galleries' (images.go).
 	Images   PhotoStore
@@ -256,6 +259,7 @@ func New(d Deps) *fiber.App {
 	cat.routes(app)
 	help.routes(app)
 	account.routes(app, perIP)
+	(&personalDataHandlers{Pages: pages, store: d.PersonalData}).routes(app)
 	carts.routes(app)
 	co.routes(app, perIP)
 	orders.routes(app, perIP)

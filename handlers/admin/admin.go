@@ -51,6 +51,8 @@ type Deps struct {
 	// downloads (their days are the shop's, in Location); nil: 404s.
 	Customers shop.CustomerStore
 	Exports   shop.ExportStore
+	// PersonalData makes a customer's data file; nil: no download.
+	PersonalData shop.PersonalDataStore
 	// Returns are the return requests, and ReturnService the returns'
 	// rules and steps (the shopper's form too); nil: no returns.
 	Returns       shop.ReturnStore
@@ -123,7 +125,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		tax:       &taxPages{Pages: p, store: pricing, audit: d.Service},
 		codes:     &codePages{Pages: p, promos: d.Promos, methods: pricing, audit: d.Service, loc: loc},
 		carriers:  &carrierPages{Pages: p, store: d.Carriers, audit: d.Service},
-		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service, returns: d.Returns},
+		customers: &customerPages{Pages: p, store: d.Customers, audit: d.Service, returns: d.Returns, data: d.PersonalData},
 		exports:   &exportPages{Pages: p, store: d.Exports, loc: loc},
 		returns:   &returnPages{Pages: p, store: d.Returns},
 		payments:  &paymentPages{Pages: p, store: d.Orphans, service: d.Service, refundAfter: d.OrphanRefundAfter},
@@ -235,6 +237,7 @@ var table = []route{
 	{Route{"GET", "/admin/customers", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomers }},
 	{Route{"GET", "/admin/customers/:key", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomer }},
 	{Route{"POST", "/admin/customers/:key/note", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminSaveNote }},
+	{Route{"POST", "/admin/customers/:key/data", backoffice.AreaCustomers}, func(b *BackOffice) fiber.Handler { return b.customers.adminCustomerData }},
 	{Route{"GET", "/admin/exports", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExports }},
 	{Route{"GET", "/admin/exports/orders.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportOrders }},
 	{Route{"GET", "/admin/exports/order-lines.csv", backoffice.AreaExports}, func(b *BackOffice) fiber.Handler { return b.exports.adminExportLines }},

@@ -21,6 +21,8 @@ type customerPages struct {
 	audit Recorder
 	// returns lists the returns of the customer's orders; nil: none shown.
 	returns shop.ReturnStore
+	// data makes the customer's data file; nil: no download.
+	data shop.PersonalDataStore
 }
 
 func (a *customerPages) adminCustomers(c *fiber.Ctx) error {
@@ -140,4 +142,24 @@ func (a *customerPages) adminSaveNote(c *fiber.Ctx) error {
 		return a.RedirectWithFlash(c, here, "Note deleted.")
 	}
 	return a.RedirectWithFlash(c, here, "Note saved.")
+}
+
+// adminCustomerData gives staff the customer's data file, the same one a
+// shopper downloads from Account Settings, for a customer who asks by
+// other means (a guest has no settings page). A POST: handing a person's
+// data out is a staff action, audited before the file is sent.
+func (a *customerPages) adminCustomerData(c *fiber.Ctx) error {
+	cu, _, err := a.loadCustomer(c)
+	if err != nil {
+		return err
+	}
+	if a.data == nil {
+		return fiber.ErrNotFound
+	}
+	d, err := a.data.PersonalData(c.UserContext(), cu.Key)
+	if err != nil {
+		return err
+	}
+	a.audit.Record(c.UserContext(), staffEmail(c), "customer.data.export", cu.Key, "", "")
+	return a.SendPersonalData(c, d)
 }

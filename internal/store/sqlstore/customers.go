@@ -15,21 +15,32 @@ import (
 // order belongs to is said once, in placedOrders, and every list, page
 // and export reads it from there.
 
+// ownedOrders is the FROM clause that says whose an order o is, as
+// orderOwner names it: the account that placed it (a), else the account
+// whose e-mail the order was placed with (m: a guest checkout by an
+// account holder), else the order's e-mail (a guest). A guest is keyed
+// by the address in lower case, as accounts keep theirs: an address
+// typed in another case is the same person, and the key is the one an
+// address typed by staff normalises to. Customers, a person's data and
+// erasure all read it from here.
+const (
+	ownedOrders = `orders o
+	LEFT JOIN users a ON a.id = o.user_id AND NOT a.is_guest
+	LEFT JOIN users m ON a.id IS NULL AND m.email = LOWER(o.email) AND NOT m.is_guest`
+	orderOwner = `COALESCE(a.id, m.id, LOWER(o.email))`
+)
+
 // placedOrders is a common table expression of every placed order (not
-// pending ones) created in a range, with the customer it belongs to:
-// ckey is the account whose order it is, else the account whose e-mail
-// the order was placed with (a guest checkout by an account holder),
-// else the order's e-mail (a guest); account_id is NULL for a guest's.
+// pending ones) created in a range, with the customer it belongs to
+// (ckey, see ownedOrders); account_id is NULL for a guest's.
 // spent is what the order paid less its refunds (0 when it was never
 // paid). Its arguments: placedArgs.
 const placedOrders = `placed AS (
 	SELECT o.id, o.created_at, o.email, o.ship_name, o.user_id,
 		COALESCE(a.id, m.id) AS account_id,
-		COALESCE(a.id, m.id, o.email) AS ckey,
+		` + orderOwner + ` AS ckey,
 		CASE WHEN o.payment_status IN (?, ?, ?) THEN o.total_cents - o.refunded_cents ELSE 0 END AS spent
-	FROM orders o
-	LEFT JOIN users a ON a.id = o.user_id AND NOT a.is_guest
-	LEFT JOIN users m ON a.id IS NULL AND m.email = o.email AND NOT m.is_guest
+	FROM ` + ownedOrders + `
 	WHERE o.status <> 'pending' AND o.created_at >= ? AND o.created_at < ?)`
 
 // placedArgs are placedOrders' arguments for r; a zero range is all time.
@@ -112,22 +123,26 @@ func (s *Store) Customers(ctx context.Context, q shop.CustomerQuery) ([]shop.Cus
 }
 
 // Customer returns one customer; an e-mail that is an account's address
-// is that account.
+// is that account. A guest's address is looked up in lower case and as
+// given: SQLite's LOWER changes only ASCII letters and Go's every letter,
+// so an address with a capital Ü is found by the key the list links to.
 func (s *Store) Customer(ctx context.Context, key string) (*shop.Customer, error) {
+	exact := key
 	if shop.GuestKey(key) {
 		key = shop.NormalizeEmail(key)
 		var id string
 		err := s.QueryRow(ctx, `SELECT id FROM users WHERE email = ? AND NOT is_guest`, key).Scan(&id)
 		switch {
 		case err == nil:
-			key = id
+			key, exact = id, id
 		case !errors.Is(err, sql.ErrNoRows):
 			return nil, s.FormatError(err, "customer account", nil)
 		}
 	}
 	c, err := scanCustomer(s.QueryRow(ctx, customersWith+`SELECT `+customerColumns+`
 		FROM people c LEFT JOIN totals t ON t.ckey = c.ckey LEFT JOIN latest l ON l.ckey = c.ckey
-		WHERE c.ckey = ?`, append(placedArgs(shop.ExportRange{}), key)...))
+		WHERE c.ckey IN (?, ?) ORDER BY CASE WHEN c.ckey = ? THEN 0 ELSE 1 END LIMIT 1`,
+		append(placedArgs(shop.ExportRange{}), key, exact, key)...))
 	if err != nil {
 		return nil, rowError(err, "customer", shop.MsgCustomerNotFound)
 	}

@@ -337,6 +337,7 @@ type Stores interface {
 	shop.PricingStore
 	shop.PromoStore
 	shop.CustomerStore
+	shop.PersonalDataStore
 	shop.ExportStore
 	shop.ReturnStore
 	shop.OrphanStore

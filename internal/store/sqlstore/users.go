@@ -160,26 +160,36 @@ func (s *Store) bumpGen(ctx context.Context, what, query string, args ...any) (i
 }
 
 // DeleteUser removes the user and their personal data: the account, reset
-// tokens, wishlist and saved card (ON DELETE CASCADE), the cart, and the
-// names and addresses on their orders (the orders themselves stay, without
-// anyone's details, for the shop's accounts).
+// tokens, wishlist and saved card (ON DELETE CASCADE), the cart, the mails
+// kept for the address in the outbox (any case), and the names, addresses
+// and e-mail on the orders that are theirs by ownedOrders' rule, their
+// guest checkouts included. The orders themselves stay, with their
+// amounts and tax, for the shop's books (see decision 0023).
 func (s *Store) DeleteUser(ctx context.Context, userID string) error {
 	return s.InTx(ctx, func(tx Tx) error {
+		var email sql.NullString
+		err := tx.QueryRow(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&email)
+		if errors.Is(err, sql.ErrNoRows) {
+			return shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
+		} else if err != nil {
+			return fmt.Errorf("delete user: read address: %w", err)
+		}
 		if _, err := tx.Exec(ctx, `DELETE FROM cart_items WHERE owner = ?`, userID); err != nil {
 			return fmt.Errorf("delete user cart: %w", err)
 		}
+		// Before the account goes: the rule finds guest checkouts through it.
 		if _, err := tx.Exec(ctx, `UPDATE orders SET email = '', ship_name = '', ship_street = '', ship_city = '',
-			ship_state = '', ship_zip = '', ship_phone = '' WHERE user_id = ?`, userID); err != nil {
+			ship_state = '', ship_zip = '', ship_phone = '' WHERE user_id = ? OR id IN (
+				SELECT o.id FROM `+ownedOrders+` WHERE `+orderOwner+` = ?)`, userID, userID); err != nil {
 			return fmt.Errorf("anonymise orders: %w", err)
 		}
-		res, err := tx.Exec(ctx, `DELETE FROM users WHERE id = ?`, userID)
-		if err != nil {
-			return fmt.Errorf("delete user: %w", err)
+		if address := shop.NormalizeEmail(email.String); address != "" {
+			if _, err := tx.Exec(ctx, `DELETE FROM outbox WHERE LOWER(recipient) = ?`, address); err != nil {
+				return fmt.Errorf("delete user outbox: %w", err)
+			}
 		}
-		if n, err := res.RowsAffected(); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM users WHERE id = ?`, userID); err != nil {
 			return fmt.Errorf("delete user: %w", err)
-		} else if n == 0 {
-			return shop.Errorf(shop.ENOTFOUND, shop.MsgUserNotFound)
 		}
 		return nil
 	})

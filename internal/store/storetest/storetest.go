@@ -87,6 +87,7 @@ func (b Backend) open(t *testing.T) (Store, KV, *Clock) {
 // backoffice.go, variantedit.go, health.go, payments.go, photos.go,
 // catalogfile.go, pricing.go, notes.go, customers.go, returns.go,
 // states.go, refundintents.go)
+// states.go, personaldata.go)
 // with one function here; every test opens its own store, so the areas
 // run in parallel (a database's round trips, not its CPU, are most of
 // their time).
@@ -115,6 +116,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("States", func(t *testing.T) { t.Parallel(); testStates(t, b) })
 	t.Run("Orphans", func(t *testing.T) { t.Parallel(); testOrphans(t, b) })
 	t.Run("RefundIntents", func(t *testing.T) { t.Parallel(); testRefundIntents(t, b) })
+	t.Run("PersonalData", func(t *testing.T) { t.Parallel(); testPersonalData(t, b) })
 }
 
 // wantCode fails the test unless err carries the shop error code want
