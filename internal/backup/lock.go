@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -24,6 +25,9 @@ func LockPath(dbPath string) string { return dbPath + ".lock" }
 // process could otherwise lock a name another has just recreated).
 func Lock(dbPath string) (release func(), err error) {
 	path := LockPath(dbPath)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
