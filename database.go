@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -50,6 +51,9 @@ type backend struct {
 	// Unavailable tells the backend's errors that say the database cannot
 	// serve now (503, not 500).
 	Unavailable func(err error) bool
+	// SQLite is the SQLite database's handle, which scheduled backups
+	// copy; nil on PostgreSQL.
+	SQLite *sql.DB
 }
 
 // openDatabase opens the store DATABASE_URL names.
@@ -66,7 +70,7 @@ func openDatabase(ctx context.Context, cfg *config.Config) (*backend, error) {
 		return nil, err
 	}
 	noLock := func(context.Context, int64) (func(), bool, error) { return func() {}, true, nil }
-	return &backend{database: db, KV: db.KV(), TryLock: noLock, Unavailable: sqlite.Unavailable}, nil
+	return &backend{database: db, KV: db.KV(), TryLock: noLock, Unavailable: sqlite.Unavailable, SQLite: db.SQL()}, nil
 }
 
 // Advisory lock keys of the jobs that run on one instance at a time.

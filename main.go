@@ -79,6 +79,11 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	release, err := holdDatabase(cfg)
+	if err != nil {
+		return err
+	}
+	defer release()
 	db, err := openDatabase(ctx, cfg)
 	if err != nil {
 		return err
@@ -126,6 +131,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	// request never writes it.
 	monitor := health.NewMonitor(ctx, db, time.Now, log)
 	goJob(ctx, jobs, func(ctx context.Context) { monitor.Run(ctx, 10*time.Second) })
+	startBackups(ctx, cfg, db, log, jobs)
 
 	cat, err := startCatalog(ctx, cfg, db, log, pace, jobs)
 	if err != nil {
@@ -380,6 +386,10 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 	switch {
 	case len(args) >= 2 && args[0] == "db" && args[1] == "copy":
 		return dbCopyCommand(ctx, args[2:], os.Stdout)
+	case len(args) >= 2 && args[0] == "db" && args[1] == "backup":
+		return dbBackupCommand(ctx, cfg, args[2:], os.Stdout)
+	case len(args) >= 2 && args[0] == "db" && args[1] == "restore":
+		return dbRestoreCommand(ctx, cfg, args[2:], os.Stdout)
 	case len(args) == 3 && args[0] == "catalog" && (args[1] == "import" || args[1] == "export"):
 		return catalogCommand(ctx, cfg, log, args[1], args[2])
 	case len(args) >= 2 && args[0] == "staff":
@@ -392,7 +402,7 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 			return printDemo(ctx, db)
 		})
 	default:
-		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL", strings.Join(args, " "))
+		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL, db backup FILE, db restore FILE [--force]", strings.Join(args, " "))
 	}
 }
 

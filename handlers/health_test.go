@@ -98,6 +98,40 @@ func TestHealthz_DatabaseFileDeleted(t *testing.T) {
 	}
 }
 
+// Once the health check has seen the SQLite file deleted, writes are
+// refused with 503 and Retry-After, as in an outage, instead of being
+// accepted into the unlinked file and lost at the next start.
+func TestDatabaseFileDeleted_WritesFailClosed(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "shop.db")
+	app := newTestApp(t, withDBFile(path))
+	shopper := app.register(t, "Ada Lovelace", "ada@example.com", "night-owl-41")
+	visitor := app.client(t)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if status, _ := app.healthz(t); status != http.StatusServiceUnavailable {
+		t.Fatalf("file deleted: /healthz got %d, want 503", status)
+	}
+	for _, tt := range []struct {
+		name string
+		c    *client
+		path string
+		form url.Values
+	}{
+		{"SignedInCart", shopper, "/cart/items", url.Values{"product_id": {"nb-001"}, "quantity": {"1"}}},
+		{"VisitorRegister", visitor, "/register", registerForm("Bo", "bo@example.com", "night-owl-42")},
+	} {
+		res, doc := tt.c.post(tt.path, tt.form)
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+			t.Errorf("%s: POST %s got %d (Retry-After %q), want 503 with Retry-After", tt.name, tt.path, res.StatusCode, res.Header.Get("Retry-After"))
+		}
+		if !strings.Contains(doc.Text(), shop.MsgUnavailable) {
+			t.Errorf("%s: the page does not say the shop is briefly unavailable", tt.name)
+		}
+	}
+}
+
 // What /healthz says while the shop lacks its catalogue.
 func TestHealthz_Degraded(t *testing.T) {
 	t.Parallel()

@@ -92,6 +92,8 @@ type Config struct {
 	Demo bool
 	// Payments are the payment methods and their settings.
 	Payments Payments
+	// Backups are the scheduled backups (SQLite only).
+	Backups Backups
 }
 
 // GoogleEnabled reports whether the Google button shows.
@@ -169,6 +171,7 @@ func Load(getenv func(string) string) (*Config, error) {
 	cfg.MaxConns = e.number("MAX_CONNS", DefaultMaxConns, 16, 1_000_000, "MAX_CONNS must be a number from 16 to 1000000")
 	cfg.TrustedProxies = e.proxies("TRUSTED_PROXIES")
 	cfg.Demo = e.boolean("DEMO", "DEMO must be true or false (or 1 or 0)")
+	loadBackups(e, cfg)
 	if e.err != nil {
 		return nil, e.err
 	}

@@ -30,8 +30,9 @@ func errorCode(err error) string {
 // Unavailable reports whether err says the database cannot serve now
 // rather than that the request was wrong: the disk is full, the file is
 // read-only, unreadable or locked past the busy timeout, the database is
-// closed, or the request's deadline passed while waiting for it. The error
-// handler answers such a failure with 503 and Retry-After.
+// closed, its file was deleted or replaced under the shop, or the
+// request's deadline passed while waiting for it. The error handler
+// answers such a failure with 503 and Retry-After.
 func Unavailable(err error) bool {
 	if err == nil {
 		return false
@@ -43,6 +44,9 @@ func Unavailable(err error) bool {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
 		return false
+	}
+	if e.Code() == sqlite3.SQLITE_CONSTRAINT_COMMITHOOK {
+		return true // the file guard's refusal: the file is gone (guard.go)
 	}
 	switch e.Code() & 0xff { // the primary result code
 	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN,

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // SetWarmMinProducts sets how many products a word must be in for
@@ -16,4 +17,12 @@ func (db *DB) JournalMode(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("read journal mode: %w", err)
 	}
 	return mode, nil
+}
+
+// SetFileClock sets the clock that paces the commit hook's look at the
+// database path.
+func (db *DB) SetFileClock(now func() time.Time) {
+	db.guard.mu.Lock()
+	defer db.guard.mu.Unlock()
+	db.guard.now = now
 }

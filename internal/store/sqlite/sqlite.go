@@ -14,9 +14,8 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
 
-	"github.com/nocturne/storefront/internal/shop"
 	"github.com/nocturne/storefront/internal/store/sqlstore"
 )
 
@@ -44,11 +43,11 @@ type DB struct {
 	stem *stemmer
 	// search is what Search keeps between searches (search.go).
 	search *searchIndex
-	// path and file are the database's path and the file it named at
-	// open (nil in memory): a file deleted or replaced under the running
-	// shop shows on /healthz instead of taking writes nobody will read.
-	path string
-	file os.FileInfo
+	// guard is the database's path and the file it named at open (nil in
+	// memory): a file deleted or replaced under the running shop shows on
+	// /healthz, and every write is refused, instead of taking writes
+	// nobody will read.
+	guard *fileGuard
 }
 
 // Open opens (creating if needed) the database at path, or an in-memory one
@@ -75,10 +74,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if memory {
 		dsn = "file::memory:?" + q.Encode()
 	}
-	sqldb, err := sql.Open("sqlite", dsn)
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
+	guard := &fileGuard{path: path, now: time.Now}
+	sqldb := sql.OpenDB(guardedConnector{Connector: connector, guard: guard})
 	if memory {
 		// Every connection to ":memory:" is a different database.
 		sqldb.SetMaxOpenConns(1)
@@ -101,12 +102,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	if !memory {
-		fi, err := os.Stat(path)
-		if err != nil {
+		if err := guard.arm(); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+			return nil, err
 		}
-		db.path, db.file = path, fi
+		db.guard = guard
 	}
 	return db, nil
 }
@@ -128,22 +128,13 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// sameFile checks that the database path still names the file opened: the
-// same device and inode (os.SameFile compares the two from syscall.Stat_t).
-// A file deleted or replaced while the shop runs would otherwise take
-// writes into an unlinked file, lost at the next start.
+// sameFile checks, now, that the database path still names the file
+// opened (see fileGuard); once it does not, every commit is refused too.
 func (db *DB) sameFile() error {
-	if db.file == nil {
+	if db.guard == nil {
 		return nil
 	}
-	fi, err := os.Stat(db.path)
-	if err != nil {
-		return fmt.Errorf("database file %s: %w: %w", db.path, shop.ErrUnavailable, err)
-	}
-	if !os.SameFile(fi, db.file) {
-		return fmt.Errorf("database file %s was replaced since the shop opened it: %w", db.path, shop.ErrUnavailable)
-	}
-	return nil
+	return db.guard.check(true)
 }
 
 // Heartbeat commits at as the heartbeat row's time. Its pad changes size

@@ -125,7 +125,54 @@ func TestPing_FileGone(t *testing.T) {
 			if err := db.Heartbeat(ctx, time.Now()); !sqlite.Unavailable(err) {
 				t.Errorf("heartbeat: got %v, want an unavailable error", err)
 			}
+			// Ping noticed: every write is refused from now on.
+			err = db.CreateContactMessage(ctx, &shop.ContactMessage{Name: "Ann", Email: "ann@example.com", Message: "hello"})
+			if !sqlite.Unavailable(err) {
+				t.Errorf("write after the file went: got %v, want an unavailable error", err)
+			}
 		})
+	}
+}
+
+// Deleted with no health probe in between: the next commit a second
+// after the last look at the path is refused, through a transaction or a
+// single statement, and stays refused; nothing reaches the unlinked file.
+func TestWrite_FileDeletedFailsClosed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "shop.db")
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	db.SetFileClock(func() time.Time { return now })
+	msg := func() error {
+		return db.CreateContactMessage(ctx, &shop.ContactMessage{Name: "Ann", Email: "ann@example.com", Message: "hello"})
+	}
+	if err := msg(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(1100 * time.Millisecond)
+	if err := msg(); !sqlite.Unavailable(err) {
+		t.Errorf("contact message: got %v, want an unavailable error", err)
+	}
+	if err := db.KV().Set("k", []byte("v"), 0); !sqlite.Unavailable(err) {
+		t.Errorf("kv set: got %v, want an unavailable error", err)
+	}
+	if err := db.Heartbeat(ctx, now); !sqlite.Unavailable(err) {
+		t.Errorf("heartbeat: got %v, want an unavailable error", err)
+	}
+	msgs, err := db.ContactMessages(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 1 {
+		t.Errorf("messages in the unlinked file: got %d, want 1 (the one before)", len(msgs))
 	}
 }
 
