@@ -300,7 +300,7 @@ func TestStripe_Refunds(t *testing.T) {
 	if res := deliver(t, b.app, stripepay.EventSessionCompleted, sess); res.StatusCode != http.StatusOK {
 		t.Fatalf("webhook: %d", res.StatusCode)
 	}
-	shown, res := confirmThrough(t, b.fulfi, "/admin/orders/"+id+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}})
+	shown, res := confirmThrough(t, b.admin, "/admin/orders/"+id+"/cancel", url.Values{"reason": {"Out of stock at the warehouse"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", res.StatusCode)
 	}
