@@ -625,9 +625,10 @@ describe('shopper polish', () => {
       assert.match(await text(page.locator('#ship-phone-error')), /^Please enter a valid phone number/);
       assert.equal(await text(page.locator('#ship-zip-error')), 'Please enter a valid ZIP code, e.g. 62701 or 62701-1234.');
       assert.equal(await textbox(page.getByTestId('shipping-form'), 'ZIP Code').inputValue(), 'zzzzzzzzzz', 'what was typed is kept');
-      // A Canadian postal code for Canada passes.
+      // A Canadian postal code, with a province, for Canada passes.
       const again = page.getByTestId('shipping-form');
       await textbox(again, 'Phone').fill('+1 416 555 0100');
+      await textbox(again, 'State').fill('ON');
       await textbox(again, 'ZIP Code').fill('m5v 2t6');
       await again.getByRole('combobox', { name: 'Country' }).selectOption('Canada');
       await submit(page, again.getByTestId('next'));
