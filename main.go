@@ -386,6 +386,10 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 	switch {
 	case len(args) >= 2 && args[0] == "db" && args[1] == "copy":
 		return dbCopyCommand(ctx, args[2:], os.Stdout)
+	case len(args) == 2 && args[0] == "db" && args[1] == "status":
+		return dbStatusCommand(ctx, cfg, os.Stdout)
+	case len(args) == 2 && args[0] == "db" && args[1] == "migrate":
+		return dbMigrateCommand(ctx, cfg, os.Stdout)
 	case len(args) >= 2 && args[0] == "db" && args[1] == "backup":
 		return dbBackupCommand(ctx, cfg, args[2:], os.Stdout)
 	case len(args) >= 2 && args[0] == "db" && args[1] == "restore":
@@ -402,7 +406,7 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 			return printDemo(ctx, db)
 		})
 	default:
-		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL, db backup FILE, db restore FILE [--force]", strings.Join(args, " "))
+		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db status, db migrate, db copy --from URL --to URL, db backup FILE, db restore FILE [--force]", strings.Join(args, " "))
 	}
 }
 
