@@ -384,12 +384,8 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, app *fiber
 // command runs a sub-command such as "catalog import FILE.json".
 func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []string) error {
 	switch {
-	case len(args) >= 2 && args[0] == "db" && args[1] == "copy":
-		return dbCopyCommand(ctx, args[2:], os.Stdout)
-	case len(args) >= 2 && args[0] == "db" && args[1] == "backup":
-		return dbBackupCommand(ctx, cfg, args[2:], os.Stdout)
-	case len(args) >= 2 && args[0] == "db" && args[1] == "restore":
-		return dbRestoreCommand(ctx, cfg, args[2:], os.Stdout)
+	case len(args) >= 2 && args[0] == "db":
+		return dbCommand(ctx, cfg, args)
 	case len(args) == 3 && args[0] == "catalog" && (args[1] == "import" || args[1] == "export"):
 		return catalogCommand(ctx, cfg, log, args[1], args[2])
 	case len(args) >= 2 && args[0] == "staff":
@@ -402,8 +398,30 @@ func command(ctx context.Context, cfg *config.Config, log *slog.Logger, args []s
 			return printDemo(ctx, db)
 		})
 	default:
-		return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db copy --from URL --to URL, db backup FILE, db restore FILE [--force]", strings.Join(args, " "))
+		return unknownCommand(args)
 	}
+}
+
+// dbCommand runs a "db …" sub-command.
+func dbCommand(ctx context.Context, cfg *config.Config, args []string) error {
+	switch {
+	case len(args) == 2 && args[1] == "status":
+		return dbStatusCommand(ctx, cfg, os.Stdout)
+	case len(args) == 2 && args[1] == "migrate":
+		return dbMigrateCommand(ctx, cfg, os.Stdout)
+	case args[1] == "copy":
+		return dbCopyCommand(ctx, args[2:], os.Stdout)
+	case args[1] == "backup":
+		return dbBackupCommand(ctx, cfg, args[2:], os.Stdout)
+	case args[1] == "restore":
+		return dbRestoreCommand(ctx, cfg, args[2:], os.Stdout)
+	}
+	return unknownCommand(args)
+}
+
+// unknownCommand is the one line a mistyped command gets: every command.
+func unknownCommand(args []string) error {
+	return fmt.Errorf("unknown command %q; commands: catalog import FILE.csv|FILE.json, catalog export FILE.csv|-, demo, staff add EMAIL --role admin|fulfilment, staff remove EMAIL, db status, db migrate, db copy --from URL --to URL, db backup FILE, db restore FILE [--force]", strings.Join(args, " "))
 }
 
 // withDatabase runs fn on the database DATABASE_URL names, and closes it.

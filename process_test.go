@@ -132,9 +132,16 @@ func endLeases(t *testing.T, dir string) {
 // waits until it answers.
 func startServer(t *testing.T, dir string, env ...string) *server {
 	t.Helper()
+	return startBinary(t, os.Args[0], dir, append([]string{"STOREFRONT_TEST_SERVE=1"}, env...)...)
+}
+
+// startBinary runs the shop binary bin (this test binary, or another
+// release's) in a child process on dir, and waits until it answers.
+func startBinary(t *testing.T, bin, dir string, env ...string) *server {
+	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "STOREFRONT_TEST_SERVE=1", fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dir,
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dir,
 		"LOG_LEVEL=warn", "SESSION_SECRET="+strings.Repeat("s", 40))
 	cmd.Env = append(cmd.Env, env...)
 	logs := &syncBuffer{}

@@ -106,6 +106,20 @@ func (db *DB) migrate(ctx context.Context) error {
 	return sqlstore.Migrate(ctx, sqldb, goose.DialectPostgres, migrations, goose.WithSessionLocker(locker))
 }
 
+// Status reports the schema version of the database at url and the
+// migrations Open would apply to it, applying none. It takes no lock, so
+// it answers while an instance is migrating.
+func Status(ctx context.Context, url string) (sqlstore.SchemaStatus, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return sqlstore.SchemaStatus{}, fmt.Errorf("postgres: connect: %w", err)
+	}
+	defer pool.Close()
+	sqldb := stdlib.OpenDBFromPool(pool)
+	defer sqldb.Close()
+	return sqlstore.Status(ctx, sqldb, goose.DialectPostgres, migrations)
+}
+
 // idleConns is how many connections database/sql may keep idle: half the
 // pool, so what uses the pool directly always finds one.
 func idleConns(pool *pgxpool.Pool) int { return max(int(pool.Config().MaxConns)/2, 1) }

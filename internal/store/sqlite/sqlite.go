@@ -7,7 +7,9 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -113,6 +115,24 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 func (db *DB) migrate(ctx context.Context) error {
 	return sqlstore.Migrate(ctx, db.SQL(), goose.DialectSQLite3, migrations)
+}
+
+// Status reports the schema version of the database at path and the
+// migrations Open would apply to it, applying none. A path with no
+// database is an error, not a new empty file: a mistyped DATA_DIR should
+// not look like a shop that was never started.
+func Status(ctx context.Context, path string) (sqlstore.SchemaStatus, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return sqlstore.SchemaStatus{}, fmt.Errorf("no database at %s (the shop creates it at its first start)", path)
+	} else if err != nil {
+		return sqlstore.SchemaStatus{}, err
+	}
+	sqldb, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		return sqlstore.SchemaStatus{}, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	defer sqldb.Close()
+	return sqlstore.Status(ctx, sqldb, goose.DialectSQLite3, migrations)
 }
 
 // Ping checks that the database answers a query, from the file its path
