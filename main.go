@@ -207,6 +207,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 			Customers: db, Exports: db,
 			Returns: db, ReturnService: returnSvc,
 			Orphans: db, OrphanRefundAfter: cfg.Payments.OrphanRefundAfter,
+			Mail:         db,
 			PersonalData: db,
 		},
 		PersonalData: db,

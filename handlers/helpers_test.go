@@ -199,7 +199,7 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Admin.Customers, deps.Admin.Exports = db, db
 	deps.PersonalData, deps.Admin.PersonalData = db, db
 	deps.Admin.Orphans, deps.Admin.OrphanRefundAfter = db, cfg.Payments.OrphanRefundAfter
-	deps.Admin.Returns = db
+	deps.Admin.Returns, deps.Admin.Mail = db, db
 	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
 		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {

@@ -41,7 +41,7 @@ type MailQueueStore interface {
 	RescheduleMail(ctx context.Context, id int64, state MailState, next time.Time, lastErr string) error
 	// UndeliveredMail lists the waiting and failed mails, oldest first.
 	UndeliveredMail(ctx context.Context) ([]QueuedMail, error)
-	// RetryMail makes a waiting or failed mail due at now; false when no
-	// such mail is undelivered.
-	RetryMail(ctx context.Context, id int64, now time.Time) (bool, error)
+	// RetryMail makes a waiting or failed mail due now (the store's
+	// clock); false when no such mail is undelivered.
+	RetryMail(ctx context.Context, id int64) (bool, error)
 }

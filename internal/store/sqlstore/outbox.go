@@ -101,9 +101,9 @@ func (s *Store) UndeliveredMail(ctx context.Context) ([]shop.QueuedMail, error) 
 }
 
 // RetryMail makes an undelivered mail due now, a failed one waiting again.
-func (s *Store) RetryMail(ctx context.Context, id int64, now time.Time) (bool, error) {
+func (s *Store) RetryMail(ctx context.Context, id int64) (bool, error) {
 	res, err := s.Exec(ctx, `UPDATE outbox SET state = ?, next_attempt_at = ? WHERE id = ? AND state <> ?`,
-		string(shop.MailWaiting), now.Unix(), id, string(shop.MailSent))
+		string(shop.MailWaiting), s.Now().Unix(), id, string(shop.MailSent))
 	if err != nil {
 		return false, s.FormatError(err, fmt.Sprintf("retry mail %d", id), nil)
 	}

@@ -41,10 +41,10 @@ func testMailQueue(t *testing.T, b Backend) {
 		if len(list) != 1 || list[0].ID != second.ID || list[0].State != shop.MailFailed || list[0].LastError != "421 down" {
 			t.Fatalf("undelivered: got %+v, want the failed Reset", list)
 		}
-		if ok, err := q.RetryMail(ctx, first.ID, now); err != nil || ok {
+		if ok, err := q.RetryMail(ctx, first.ID); err != nil || ok {
 			t.Errorf("retry of a sent mail: got %v, %v, want false", ok, err)
 		}
-		if ok, err := q.RetryMail(ctx, second.ID, now); err != nil || !ok {
+		if ok, err := q.RetryMail(ctx, second.ID); err != nil || !ok {
 			t.Fatalf("retry: got %v, %v, want true", ok, err)
 		}
 		again, err := q.ClaimMail(ctx, now, lease)
