@@ -166,7 +166,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	office.Carriers = db
 	office.RefundLease = checkoutSvc.Lease()
 	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
-		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
+		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, StaffEmail: cfg.StaffNotifyEmail}
 	startPaymentSweep(ctx, cfg, methods, db, office, log, jobs)
 	startRefundSweep(ctx, db, office, checkoutSvc.SweepInterval(), log, jobs)
 
@@ -200,6 +200,8 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Stock:       db,
 		Variants:    cat,
 		Unavailable: db.Unavailable,
+		StaffMail:   mailer,
+		StaffEmail:  cfg.StaffNotifyEmail,
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: office, Pricing: db, Promos: db, Location: cfg.Location,
@@ -313,6 +315,7 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, methods
 	svc := &checkout.Service{
 		Orders: db, Carts: db, Payments: db, Methods: methods,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout, Prices: prices,
+		StaffEmail: cfg.StaffNotifyEmail,
 	}
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {
