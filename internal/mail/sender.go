@@ -96,8 +96,8 @@ func (s *Sender) deliver(ctx context.Context, m *shop.QueuedMail) (bool, error) 
 	if now.Sub(m.CreatedAt) >= GiveUpAfter {
 		state = shop.MailFailed
 	}
-	// Neither the address nor the body goes to the log; the back office
-	// shows the mail to admins.
+	// The body never goes to the log (it may hold a sign-in link); the
+	// back office shows the mail to admins.
 	s.Log.Warn("mail not delivered", "mail", m.ID, "attempt", m.Attempts, "state", state, "err", sendErr)
 	if err := s.Queue.RescheduleMail(ctx, m.ID, state, next, sendErr.Error()); err != nil {
 		return false, fmt.Errorf("reschedule mail %d: %w", m.ID, err)
