@@ -81,6 +81,7 @@ const (
 	lockRecovery
 	lockPaymentSweep
 	lockRefundSweep
+	lockMailSender
 )
 
 // exclusive runs fn under the lock key, or skips it when another instance

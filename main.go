@@ -152,7 +152,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	if err != nil {
 		return nil, nil, err
 	}
-	mailer, err := newMailer(cfg, db, log)
+	mailer, err := newMailer(ctx, cfg, db, log, jobs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,7 +166,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 	office.Carriers = db
 	office.RefundLease = checkoutSvc.Lease()
 	returnSvc := &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: mailer, WindowDays: cfg.ReturnWindowDays,
-		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log}
+		BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, StaffEmail: cfg.StaffNotifyEmail}
 	startPaymentSweep(ctx, cfg, methods, db, office, log, jobs)
 	startRefundSweep(ctx, db, office, checkoutSvc.SweepInterval(), log, jobs)
 
@@ -200,6 +200,8 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 		Stock:       db,
 		Variants:    cat,
 		Unavailable: db.Unavailable,
+		StaffMail:   mailer,
+		StaffEmail:  cfg.StaffNotifyEmail,
 		Admin: admin.Deps{
 			Staff: db, Orders: db, Audit: db, Fulfilment: db, Products: db, Variants: db, Gallery: db, Inbox: db, Dashboard: db, Mailer: mailer, Catalog: cat,
 			Service: office, Pricing: db, Promos: db, Location: cfg.Location,
@@ -207,6 +209,7 @@ func start(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logge
 			Customers: db, Exports: db,
 			Returns: db, ReturnService: returnSvc,
 			Orphans: db, OrphanRefundAfter: cfg.Payments.OrphanRefundAfter,
+			Mail:         db,
 			PersonalData: db,
 		},
 		PersonalData: db,
@@ -261,14 +264,33 @@ func startCatalog(ctx context.Context, cfg *config.Config, db *backend, log *slo
 	return cat, nil
 }
 
-// newMailer sends e-mail through SMTP_URL, or keeps it in the database's
-// outbox (shown by the demo) when none is set.
-func newMailer(cfg *config.Config, db *backend, log *slog.Logger) (mail.Mailer, error) {
+// newMailer keeps every e-mail in the database's outbox; with SMTP_URL set,
+// a sender delivers the outbox over SMTP on one instance at a time,
+// retrying what the server refuses. Without it the mails stay in the table
+// (shown by the demo).
+func newMailer(ctx context.Context, cfg *config.Config, db *backend, log *slog.Logger, jobs *errgroup.Group) (mail.Mailer, error) {
+	outbox := &mail.Outbox{Store: db, Log: log, Delivered: cfg.SMTPURL != ""}
 	if cfg.SMTPURL == "" {
-		return &mail.Outbox{Store: db, Log: log}, nil
+		return outbox, nil
 	}
-	return mail.NewSMTP(cfg.SMTPURL)
+	smtp, err := mail.NewSMTP(cfg.SMTPURL)
+	if err != nil {
+		return nil, err
+	}
+	sender := &mail.Sender{Queue: db, Via: smtp, Now: time.Now, Log: log}
+	goJob(ctx, jobs, func(ctx context.Context) {
+		db.every(ctx, lockMailSender, mailInterval, log, "mail sender", func(ctx context.Context) {
+			if _, err := sender.Drain(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("mail sender", "err", err)
+			}
+		})
+	})
+	return outbox, nil
 }
+
+// mailInterval is how often the sender looks for due mail: a sign-in link
+// arrives within seconds.
+const mailInterval = 3 * time.Second
 
 // newGoogle is Google sign-in when it is configured, else nil (the button
 // is not shown). A nil *auth.Google, never a nil inside an interface.
@@ -293,6 +315,7 @@ func startCheckout(ctx context.Context, cfg *config.Config, db *backend, methods
 	svc := &checkout.Service{
 		Orders: db, Carts: db, Payments: db, Methods: methods,
 		Mailer: mailer, BaseURL: cfg.BaseURL.String(), Now: time.Now, Log: log, PaymentTimeout: cfg.PaymentTimeout, Prices: prices,
+		StaffEmail: cfg.StaffNotifyEmail,
 	}
 	goJob(ctx, jobs, func(ctx context.Context) {
 		db.every(ctx, lockRecovery, svc.SweepInterval(), log, "recovery sweep", func(ctx context.Context) {

@@ -95,6 +95,7 @@ func (b *backOffice) routePath(path string) string {
 	path = strings.Replace(path, "/methods/:id", "/methods/express", 1)
 	path = strings.Replace(path, "/rates/:id", "/rates/default", 1)
 	path = strings.Replace(path, "/carriers/:id", "/carriers/ups", 1)
+	path = strings.Replace(path, "/mail/:id", "/mail/1", 1)
 	path = strings.Replace(path, "/customers/:key", "/customers/sam@example.com", 1) // leads to Sam's account
 	return strings.Replace(path, "/products/:id", "/products/nb-001", 1)
 }

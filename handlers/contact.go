@@ -26,7 +26,7 @@ func (a *pageHandlers) contactSubmit(c *fiber.Ctx) error {
 		Subject: web.FormValue(c, "subject"),
 		Message: web.FormValue(c, "message"),
 	}
-	desk := shop.ContactDesk{Store: a.contact, Throttle: a.throttle}
+	desk := shop.ContactDesk{Store: a.contact, Throttle: a.throttle, Mailer: a.staffMail, StaffEmail: a.staffEmail}
 	errs, err := desk.Send(c.UserContext(), &m, a.clientIP(c))
 	form := pages.ContactForm{Name: m.Name, Email: m.Email, Subject: m.Subject, Message: m.Message, Errors: errs}
 	if retry, ok := auth.Throttled(err); ok {

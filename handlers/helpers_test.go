@@ -181,8 +181,9 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	card := methods.For(democard.Name).(*democard.Method)
 	card.Gateway = &democard.SimulatedGateway{Charges: db}
 	co := &checkout.Service{Orders: db, Carts: db, Payments: db, Methods: methods, Prices: prices,
-		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
+		Mailer: &mail.Outbox{Store: db, Log: log}, BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log, StaffEmail: cfg.StaffNotifyEmail}
 	deps.Checkout = co
+	deps.StaffMail, deps.StaffEmail = &mail.Outbox{Store: db, Log: log}, cfg.StaffNotifyEmail
 	deps.Payments = co
 	deps.Methods = methods
 	deps.Stock = db
@@ -199,9 +200,9 @@ func newTestApp(tb testing.TB, opts ...testOption) *testApp {
 	deps.Admin.Customers, deps.Admin.Exports = db, db
 	deps.PersonalData, deps.Admin.PersonalData = db, db
 	deps.Admin.Orphans, deps.Admin.OrphanRefundAfter = db, cfg.Payments.OrphanRefundAfter
-	deps.Admin.Returns = db
+	deps.Admin.Returns, deps.Admin.Mail = db, db
 	deps.Admin.ReturnService = &returns.Service{Orders: db, Products: db, Returns: db, Audit: office, Refunds: office, Mailer: outbox, WindowDays: cfg.ReturnWindowDays,
-		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log}
+		BaseURL: cfg.BaseURL.String(), Now: clock.Now, Log: log, StaffEmail: cfg.StaffNotifyEmail}
 	if err := cat.LoadBuiltin(context.Background()); err != nil {
 		tb.Fatalf("built-in catalogue: %v", err)
 	}

@@ -20,9 +20,12 @@ type pageHandlers struct {
 	*web.Pages
 	contact  shop.ContactStore
 	throttle *shop.Throttle
-	clientIP func(*fiber.Ctx) string
-	prices   Pricer
-	location *time.Location
+	// staffMail and staffEmail tell staff of each contact message.
+	staffMail  shop.MailSender
+	staffEmail string
+	clientIP   func(*fiber.Ctx) string
+	prices     Pricer
+	location   *time.Location
 }
 
 // routes registers the help pages and the contact form.

@@ -42,7 +42,10 @@ type Deps struct {
 	Assets  static.Source
 	Health  HealthChecker
 	Contact shop.ContactStore
-	Users   shop.UserStore
+	// StaffMail mails StaffEmail each contact message; either unset: none.
+	StaffMail  shop.MailSender
+	StaffEmail string
+	Users      shop.UserStore
 	// Auth holds the account rules (package auth's Service), Sessions the
 	// server-side sessions (package session).
 	Auth     Accounts
@@ -209,7 +212,7 @@ func New(d Deps) *fiber.App {
 	if d.Location == nil {
 		d.Location = defaultLocation()
 	}
-	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, clientIP: a.clientIP, prices: d.Prices,
+	help := &pageHandlers{Pages: pages, contact: d.Contact, throttle: d.Throttle, staffMail: d.StaffMail, staffEmail: d.StaffEmail, clientIP: a.clientIP, prices: d.Prices,
 		location: d.Location}
 	account := &accountHandlers{Pages: pages, auth: d.Auth, sessions: d.Sessions, users: d.Users, orders: d.Orders,
 		carts: d.Carts, owners: owners, google: d.Google, clientIP: a.clientIP}

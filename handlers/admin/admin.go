@@ -61,6 +61,8 @@ type Deps struct {
 	// after OrphanRefundAfter; nil: 404s.
 	Orphans           shop.OrphanStore
 	OrphanRefundAfter time.Duration
+	// Mail is the outbox's undelivered mail; nil: 404s.
+	Mail MailQueue
 }
 
 // Catalog is what the product editor needs of the catalogue service:
@@ -99,6 +101,7 @@ type BackOffice struct {
 	returns   *returnPages
 	bulk      *bulkPages
 	payments  *paymentPages
+	mail      *mailPages
 }
 
 // New builds the back office on the shared page helpers.
@@ -130,6 +133,7 @@ func New(p *web.Pages, d Deps) *BackOffice {
 		returns:   &returnPages{Pages: p, store: d.Returns},
 		payments:  &paymentPages{Pages: p, store: d.Orphans, service: d.Service, refundAfter: d.OrphanRefundAfter},
 		bulk:      newBulkPages(p, d),
+		mail:      &mailPages{Pages: p, store: d.Mail, audit: d.Service},
 	}
 	if d.ReturnService != nil && d.Returns != nil {
 		b.orders.returns, b.orders.returnStore = d.ReturnService, d.Returns
@@ -247,6 +251,8 @@ var table = []route{
 	{Route{"POST", "/admin/payments/:id/refund", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPayment }},
 	{Route{"POST", "/admin/payments/:id/refund/confirm", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminRefundPaymentConfirm }},
 	{Route{"POST", "/admin/payments/:id/settle", backoffice.AreaMoney}, func(b *BackOffice) fiber.Handler { return b.payments.adminSettlePayment }},
+	{Route{"GET", "/admin/mail", backoffice.AreaMail}, func(b *BackOffice) fiber.Handler { return b.mail.adminMail }},
+	{Route{"POST", "/admin/mail/:id/retry", backoffice.AreaMail}, func(b *BackOffice) fiber.Handler { return b.mail.adminRetryMail }},
 	{Route{"POST", "/admin/orders/:id/returns/approve", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminApproveReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/reject", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminRejectReturn }},
 	{Route{"POST", "/admin/orders/:id/returns/receive", backoffice.AreaOrders}, func(b *BackOffice) fiber.Handler { return b.orders.adminReceiveReturn }},
@@ -313,6 +319,7 @@ func adminNav(c *fiber.Ctx, current string) pages.AdminNav {
 		{Area: backoffice.AreaExports, Label: "Exports", URL: "/admin/exports"},
 		{Area: backoffice.AreaOrders, Label: "Returns", URL: "/admin/returns"},
 		{Area: backoffice.AreaMoney, Label: "Payments without an order", URL: "/admin/payments"},
+		{Area: backoffice.AreaMail, Label: "Mail", URL: mailPath},
 	} {
 		if backoffice.Allowed(role, l.Area) {
 			nav.Links = append(nav.Links, l)

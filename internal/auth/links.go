@@ -63,7 +63,7 @@ func (s *Service) mailLink(ctx context.Context, email, addr string, l linkMail) 
 		return fmt.Errorf("%s: %w", l.what, err)
 	}
 	body := fmt.Sprintf(l.body, u.DisplayName, s.BaseURL+l.path+token)
-	if err := s.Mailer.Send(ctx, shop.Email{To: u.Email, Subject: l.subject, Body: body}); err != nil {
+	if err := s.Mailer.Send(ctx, shop.Email{To: u.Email, Subject: l.subject, Body: body, Secret: true}); err != nil {
 		return fmt.Errorf("%s: %w", l.what, err)
 	}
 	return nil

@@ -46,6 +46,10 @@ const (
 	// only: fulfilment staff ship and handle returns, and see that an
 	// admin refunds.
 	AreaMoney = "money"
+	// AreaMail is the mail that has not reached the mail server yet, with
+	// its errors and a retry. Admins only: the list names customers and
+	// what the shop wrote to them.
+	AreaMail = "mail"
 )
 
 // Allowed reports whether role may use area: admin everything; fulfilment

@@ -48,8 +48,10 @@ type Service struct {
 	Methods *Methods
 	Mailer  mail.Mailer
 	BaseURL string
-	Now     func() time.Time
-	Log     *slog.Logger
+	// StaffEmail is mailed each new order; empty: none.
+	StaffEmail string
+	Now        func() time.Time
+	Log        *slog.Logger
 	// PaymentTimeout bounds one charge (DefaultPaymentTimeout if 0).
 	PaymentTimeout time.Duration
 	// Prices prices the order from the shop's settings.
@@ -420,6 +422,7 @@ func (s *Service) Paid(ctx context.Context, o *shop.Order, charged bool, card *s
 		}
 	}
 	s.sendConfirmation(bg, o)
+	s.notifyStaff(bg, o)
 	return nil
 }
 

@@ -53,6 +53,9 @@ type Config struct {
 	GoogleDiscoveryURL string
 	// SMTPURL sends e-mail over SMTP; empty keeps e-mails in the outbox table.
 	SMTPURL string
+	// StaffNotifyEmail is mailed a new order, a return request and a
+	// contact message (STAFF_NOTIFY_EMAIL); empty: staff are not mailed.
+	StaffNotifyEmail string
 	// CatalogURL is a FakeStore-shaped catalogue service to import from
 	// every CatalogSyncInterval; empty serves the built-in catalogue.
 	CatalogURL          string
@@ -157,6 +160,7 @@ func Load(getenv func(string) string) (*Config, error) {
 	cfg.Dev = e.boolean("DEV", "DEV must be true or false")
 	loadGoogle(e, cfg)
 	cfg.SMTPURL = getenv("SMTP_URL")
+	cfg.StaffNotifyEmail = strings.TrimSpace(getenv("STAFF_NOTIFY_EMAIL"))
 	cfg.CatalogURL = strings.TrimRight(e.httpURL("CATALOG_URL", "", "CATALOG_URL must be an absolute http(s) URL such as https://fakestoreapi.com"), "/")
 	cfg.CatalogSyncInterval = e.duration("CATALOG_SYNC_INTERVAL", time.Hour, 10*time.Second, math.MaxInt64,
 		"CATALOG_SYNC_INTERVAL must be a duration of at least 10s such as 30m or 1h")

@@ -106,6 +106,8 @@ type Service struct {
 	BaseURL    string
 	Now        func() time.Time
 	Log        *slog.Logger
+	// StaffEmail is mailed each return request; empty: none.
+	StaffEmail string
 }
 
 // Line is an order line as the return form offers it.
@@ -253,6 +255,7 @@ func (s *Service) Request(ctx context.Context, o *shop.Order, by string, f Form)
 		r = stored
 	}
 	s.notify(context.WithoutCancel(ctx), r)
+	s.notifyStaff(context.WithoutCancel(ctx), r)
 	return r, nil, nil
 }
 

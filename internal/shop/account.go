@@ -171,9 +171,13 @@ type EmailConfirmationStore interface {
 // Email is one outgoing message.
 type Email struct {
 	To, Subject, Body string
+	// Secret marks a body that holds a sign-in, reset or confirmation
+	// link: the back office never shows it.
+	Secret bool
 }
 
-// OutboxStore keeps e-mails when no SMTP server is configured.
+// OutboxStore keeps every e-mail in the outbox table, from where a sender
+// delivers it when an SMTP server is configured.
 type OutboxStore interface {
 	AddToOutbox(ctx context.Context, m Email) error
 	Outbox(ctx context.Context) ([]Email, error)

@@ -95,11 +95,20 @@ type ContactStore interface {
 // when to try again ("5 minutes").
 const MsgContactThrottled = "Too many messages. Please try again in %s. Your message has not been sent; it is kept below."
 
+// MailSender sends one e-mail (package mail's Mailer).
+type MailSender interface {
+	Send(ctx context.Context, m Email) error
+}
+
 // ContactDesk takes contact messages: valid ones are stored, at most
-// LimitContactAddress.Max per client address per window.
+// LimitContactAddress.Max per client address per window, and staff are
+// told of each at StaffEmail.
 type ContactDesk struct {
 	Store    ContactStore
 	Throttle *Throttle // nil: no limit
+	// Mailer and StaffEmail mail staff each message; either unset: none.
+	Mailer     MailSender
+	StaffEmail string
 }
 
 // Send normalises and validates m and stores it. Field errors come back
@@ -116,6 +125,12 @@ func (d *ContactDesk) Send(ctx context.Context, m *ContactMessage, addr string) 
 	}
 	if err := d.Store.CreateContactMessage(ctx, m); err != nil {
 		return nil, fmt.Errorf("contact message: %w", err)
+	}
+	if d.Mailer != nil && d.StaffEmail != "" {
+		// The message is stored and shown in the back office: a staff
+		// mail that cannot be kept is not the visitor's failure.
+		_ = d.Mailer.Send(context.WithoutCancel(ctx), Email{To: d.StaffEmail, Subject: "Contact message: " + m.Subject,
+			Body: fmt.Sprintf("%s <%s> wrote:\n\n%s\n", m.Name, m.Email, m.Message)})
 	}
 	return nil, nil
 }

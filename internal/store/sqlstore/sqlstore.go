@@ -315,6 +315,7 @@ type Stores interface {
 	shop.SignInLinkStore
 	shop.EmailConfirmationStore
 	shop.OutboxStore
+	shop.MailQueueStore
 	shop.ThrottleStore
 	shop.ContactStore
 	shop.OrderStore

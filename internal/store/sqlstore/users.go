@@ -220,25 +220,6 @@ func (s *Store) HandOver(ctx context.Context, guestID, userID string) error {
 	})
 }
 
-// AddToOutbox keeps an e-mail that was not sent over SMTP.
-func (s *Store) AddToOutbox(ctx context.Context, m shop.Email) error {
-	_, err := s.Exec(ctx, `INSERT INTO outbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)`,
-		m.To, m.Subject, m.Body, s.Now().Unix())
-	if err != nil {
-		return fmt.Errorf("insert outbox: %w", err)
-	}
-	return nil
-}
-
-// Outbox lists kept e-mails, newest first.
-func (s *Store) Outbox(ctx context.Context) ([]shop.Email, error) {
-	rows, err := s.Query(ctx, `SELECT recipient, subject, body FROM outbox ORDER BY id DESC`)
-	return Collect(s, rows, err, "list outbox", func(rows *sql.Rows) (m shop.Email, err error) {
-		err = rows.Scan(&m.To, &m.Subject, &m.Body)
-		return m, err
-	})
-}
-
 // CountGuests reports how many guest users exist (tests and housekeeping).
 func (s *Store) CountGuests(ctx context.Context) int {
 	var n int

@@ -33,6 +33,7 @@ type Store interface {
 	shop.SignInLinkStore
 	shop.EmailConfirmationStore
 	shop.OutboxStore
+	shop.MailQueueStore
 	shop.OrderStore
 	shop.ChargeStore
 	shop.ThrottleStore
@@ -117,6 +118,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("Orphans", func(t *testing.T) { t.Parallel(); testOrphans(t, b) })
 	t.Run("RefundIntents", func(t *testing.T) { t.Parallel(); testRefundIntents(t, b) })
 	t.Run("PersonalData", func(t *testing.T) { t.Parallel(); testPersonalData(t, b) })
+	t.Run("MailQueue", func(t *testing.T) { t.Parallel(); testMailQueue(t, b) })
 }
 
 // wantCode fails the test unless err carries the shop error code want
